@@ -1,0 +1,127 @@
+// Package httprule parses and validates google.api.http path templates.
+//
+// The grammar (from google/api/http.proto, with the extensions protorest
+// serves for grpc-gateway users, see PROFILE.md):
+//
+//	Template  = "/" | "/" Segments [ Verb ] ;
+//	Segments  = Segment { "/" Segment } ;
+//	Segment   = "*" | "**" | LITERAL | Variable ;
+//	Variable  = "{" FieldPath [ "=" Segments ] "}" ;
+//	FieldPath = IDENT { "." IDENT } ;
+//	Verb      = ":" LITERAL { ":" LITERAL } ;
+//
+// A parsed Template is a flat list of segments plus the variables that
+// cover ranges of them; variables do not nest and cover at least one
+// segment. At most one "**" appears, and only literals follow it.
+package httprule
+
+import (
+	"strconv"
+	"strings"
+)
+
+// SegmentKind is the kind of one path segment of a template.
+type SegmentKind uint8
+
+const (
+	// Literal matches one request segment byte for byte.
+	Literal SegmentKind = iota
+	// Wildcard ("*") matches exactly one request segment.
+	Wildcard
+	// DeepWildcard ("**") matches zero or more request segments at the end
+	// of a template, and one or more when literals follow it.
+	DeepWildcard
+)
+
+// Segment is one "/"-separated piece of a template.
+type Segment struct {
+	Kind  SegmentKind
+	Value string // the literal text, for Literal segments
+}
+
+// Variable binds the request segments Segments[Start:End] to a field path.
+type Variable struct {
+	FieldPath []string // dotted components, e.g. ["book", "name"]
+	Start     int      // index of the first segment covered
+	End       int      // index one past the last segment covered
+	// Explicit reports whether the variable was written with "=" and a
+	// sub-template ({name=shelves/*}); {name} alone is {name=*}.
+	Explicit bool
+}
+
+// Template is a parsed path template.
+type Template struct {
+	Segments  []Segment
+	Variables []Variable
+	Verb      string // without the leading ":"; "" when there is none
+}
+
+// String returns the canonical form of t. Parse(t.String()) yields a
+// template equal to t.
+func (t *Template) String() string {
+	var b strings.Builder
+	if len(t.Segments) == 0 {
+		b.WriteByte('/')
+	}
+	vi := 0
+	for i := 0; i < len(t.Segments); i++ {
+		b.WriteByte('/')
+		if vi < len(t.Variables) && t.Variables[vi].Start == i {
+			v := t.Variables[vi]
+			vi++
+			b.WriteByte('{')
+			b.WriteString(strings.Join(v.FieldPath, "."))
+			if v.Explicit || v.End-v.Start != 1 || t.Segments[i].Kind != Wildcard {
+				b.WriteByte('=')
+				for j := v.Start; j < v.End; j++ {
+					if j > v.Start {
+						b.WriteByte('/')
+					}
+					writeSegment(&b, t.Segments[j])
+				}
+			}
+			b.WriteByte('}')
+			i = v.End - 1
+			continue
+		}
+		writeSegment(&b, t.Segments[i])
+	}
+	if t.Verb != "" {
+		b.WriteByte(':')
+		b.WriteString(t.Verb)
+	}
+	return b.String()
+}
+
+func writeSegment(b *strings.Builder, s Segment) {
+	switch s.Kind {
+	case Wildcard:
+		b.WriteByte('*')
+	case DeepWildcard:
+		b.WriteString("**")
+	default:
+		b.WriteString(s.Value)
+	}
+}
+
+// DeepIndex returns the index of the "**" segment, or -1.
+func (t *Template) DeepIndex() int {
+	for i, s := range t.Segments {
+		if s.Kind == DeepWildcard {
+			return i
+		}
+	}
+	return -1
+}
+
+// SyntaxError reports a malformed template. Column is 1-based and counts
+// bytes of Template.
+type SyntaxError struct {
+	Template string
+	Column   int
+	Msg      string
+}
+
+func (e *SyntaxError) Error() string {
+	return "template " + strconv.Quote(e.Template) + ": syntax error at column " + strconv.Itoa(e.Column) + ": " + e.Msg
+}
