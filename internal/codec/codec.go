@@ -1,0 +1,98 @@
+// Package codec holds the message codecs protorest speaks: the proto3 JSON
+// mapping and the protobuf binary format. Both implement the same two-method
+// shape as protorest.Codec, so a user's codec and a built-in one are
+// interchangeable.
+package codec
+
+import (
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// Media types of the built-in codecs.
+const (
+	MediaJSON         = "application/json"
+	MediaProto        = "application/proto"
+	MediaProtobuf     = "application/protobuf"
+	MediaXProtobuf    = "application/x-protobuf"
+	MediaOctetStream  = "application/octet-stream"
+	httpBodyFullName  = "google.api.HttpBody"
+	defaultJSONDepth  = 100
+	recursionHeadroom = 10000
+)
+
+// Codec marshals and unmarshals messages for one media type.
+type Codec interface {
+	Marshal(m proto.Message) ([]byte, error)
+	Unmarshal(data []byte, m proto.Message) error
+}
+
+// JSON is the proto3 JSON mapping, via protojson. MaxDepth bounds the
+// nesting of objects and arrays in input (0 means 100); deeper input is
+// rejected before protojson sees it.
+type JSON struct {
+	MarshalOptions   protojson.MarshalOptions
+	UnmarshalOptions protojson.UnmarshalOptions
+	MaxDepth         int
+}
+
+// Marshal encodes m as JSON.
+func (c *JSON) Marshal(m proto.Message) ([]byte, error) {
+	return c.MarshalOptions.Marshal(m)
+}
+
+// Unmarshal decodes data into m. An empty or whitespace-only input leaves
+// m as it is, as an empty object would.
+func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
+	if isBlank(data) {
+		return nil
+	}
+	max := c.MaxDepth
+	if max == 0 {
+		max = defaultJSONDepth
+	}
+	if depth := NestingDepth(data, max); depth > max {
+		return &DepthError{Max: max}
+	}
+	opts := c.UnmarshalOptions
+	if opts.RecursionLimit == 0 {
+		// The depth scan above is the real limit; protojson counts message
+		// levels (a Struct costs several per JSON level), so it must not
+		// reject first.
+		opts.RecursionLimit = recursionHeadroom
+	}
+	return opts.Unmarshal(data, m)
+}
+
+// Proto is the protobuf binary format.
+type Proto struct{}
+
+// Marshal encodes m in the binary wire format.
+func (Proto) Marshal(m proto.Message) ([]byte, error) { return proto.Marshal(m) }
+
+// Unmarshal decodes the binary wire format into m.
+func (Proto) Unmarshal(data []byte, m proto.Message) error {
+	return proto.UnmarshalOptions{Merge: true}.Unmarshal(data, m)
+}
+
+// IsHTTPBody reports whether fullName is google.api.HttpBody, whose
+// messages travel as raw bytes with their own content type.
+func IsHTTPBody(fullName string) bool { return fullName == httpBodyFullName }
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// DepthError reports JSON input nested deeper than the configured limit.
+type DepthError struct{ Max int }
+
+func (e *DepthError) Error() string {
+	return "JSON nesting exceeds the maximum depth of " + itoa(e.Max)
+}

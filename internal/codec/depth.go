@@ -1,0 +1,40 @@
+package codec
+
+import "strconv"
+
+// NestingDepth returns the deepest nesting of JSON objects and arrays in b,
+// stopping early once it exceeds max. It skips string contents (including
+// escaped quotes) and does not validate anything else: protojson does that.
+func NestingDepth(b []byte, max int) int {
+	depth, deepest := 0, 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > max {
+					return deepest
+				}
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

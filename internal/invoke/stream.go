@@ -1,0 +1,100 @@
+// Package invoke calls gRPC method handlers in-process, the way
+// grpc.Server would: with the server transport stream in the context (so
+// grpc.SetHeader, grpc.SendHeader, grpc.SetTrailer and grpc.Method work),
+// and through the chained interceptors.
+//
+// It is the only package of protorest that touches grpc-go's experimental
+// APIs (grpc.NewContextWithServerTransportStream); a hygiene test keeps it
+// that way.
+package invoke
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+// errHeaderSent is what grpc.Server returns for SetHeader after the header
+// has been sent.
+var errHeaderSent = errors.New("transport: the stream is done or WriteHeader was already called")
+
+// Stream is the grpc.ServerTransportStream of one HTTP request. It
+// collects header and trailer metadata for the response.
+type Stream struct {
+	method string
+
+	mu         sync.Mutex
+	header     metadata.MD
+	trailer    metadata.MD
+	headerSent bool
+}
+
+var _ grpc.ServerTransportStream = (*Stream)(nil)
+
+// NewStream returns a stream for the full method name "/pkg.Svc/Method".
+func NewStream(fullMethod string) *Stream { return &Stream{method: fullMethod} }
+
+// Method returns the full method name.
+func (s *Stream) Method() string { return s.method }
+
+// SetHeader merges md into the header metadata.
+func (s *Stream) SetHeader(md metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.headerSent {
+		return errHeaderSent
+	}
+	s.header = merge(s.header, md)
+	return nil
+}
+
+// SendHeader merges md into the header metadata and marks the header
+// sent; the HTTP response writes it with the body.
+func (s *Stream) SendHeader(md metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.headerSent {
+		return errHeaderSent
+	}
+	s.header = merge(s.header, md)
+	s.headerSent = true
+	return nil
+}
+
+// SetTrailer merges md into the trailer metadata.
+func (s *Stream) SetTrailer(md metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trailer = merge(s.trailer, md)
+	return nil
+}
+
+// Finish marks the header sent and returns the collected metadata; later
+// SetHeader calls fail as they do on a grpc.Server after the response.
+func (s *Stream) Finish() (header, trailer metadata.MD) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.headerSent = true
+	return s.header, s.trailer
+}
+
+func merge(dst, src metadata.MD) metadata.MD {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = metadata.MD{}
+	}
+	for k, v := range src {
+		dst[k] = append(dst[k], v...)
+	}
+	return dst
+}
+
+// NewContext returns ctx carrying s as its server transport stream.
+func NewContext(ctx context.Context, s *Stream) context.Context {
+	return grpc.NewContextWithServerTransportStream(ctx, s)
+}
