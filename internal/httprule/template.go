@@ -9,10 +9,13 @@
 //	Variable  = "{" FieldPath [ "=" Segments ] "}" ;
 //	FieldPath = IDENT { "." IDENT } ;
 //	Verb      = ":" LITERAL { ":" LITERAL } ;
+//	LITERAL   = 1*( any byte except "/" ":" "{" "}" "*" ) ;
+//	IDENT     = 1*( "A"…"Z" | "a"…"z" | "0"…"9" | "_" ) ;
 //
 // A parsed Template is a flat list of segments plus the variables that
 // cover ranges of them; variables do not nest and cover at least one
-// segment. At most one "**" appears, and only literals follow it.
+// segment. At most one "**" appears, and only literals follow it. No two
+// variables bind the same field path.
 package httprule
 
 import (
@@ -122,6 +125,7 @@ type SyntaxError struct {
 	Msg      string
 }
 
+// Error returns the template, the column and the message in one line.
 func (e *SyntaxError) Error() string {
 	return "template " + strconv.Quote(e.Template) + ": syntax error at column " + strconv.Itoa(e.Column) + ": " + e.Msg
 }

@@ -1,0 +1,276 @@
+package httprule
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Shorthands for building expected templates.
+var (
+	star = Segment{Kind: Wildcard}
+	deep = Segment{Kind: DeepWildcard}
+)
+
+func lit(s string) Segment { return Segment{Kind: Literal, Value: s} }
+
+func segs(s ...Segment) []Segment { return s }
+
+func vars(v ...Variable) []Variable { return v }
+
+// bind returns a Variable for the dotted path covering Segments[start:end].
+func bind(path string, start, end int, explicit bool) Variable {
+	return Variable{FieldPath: strings.Split(path, "."), Start: start, End: end, Explicit: explicit}
+}
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want Template
+	}{
+		{"root", "/", Template{}},
+		{"literals", "/v1/probes", Template{Segments: segs(lit("v1"), lit("probes"))}},
+		{"implicit variable", "/v1/{name}", Template{
+			Segments:  segs(lit("v1"), star),
+			Variables: vars(bind("name", 1, 2, false)),
+		}},
+		{"explicit star", "/v1/{name=*}", Template{
+			Segments:  segs(lit("v1"), star),
+			Variables: vars(bind("name", 1, 2, true)),
+		}},
+		{"multi-segment variable", "/v1/{name=shelves/*/books/*}", Template{
+			Segments:  segs(lit("v1"), lit("shelves"), star, lit("books"), star),
+			Variables: vars(bind("name", 1, 5, true)),
+		}},
+		{"nested field paths", "/v1/nested/{inner.s}/{inner.i}", Template{
+			Segments:  segs(lit("v1"), lit("nested"), star, star),
+			Variables: vars(bind("inner.s", 2, 3, false), bind("inner.i", 3, 4, false)),
+		}},
+		{"prefix and leaf paths", "/v1/{a}/{a.b}", Template{
+			Segments:  segs(lit("v1"), star, star),
+			Variables: vars(bind("a", 1, 2, false), bind("a.b", 2, 3, false)),
+		}},
+		{"ident characters", "/{Field_1.sub_2}", Template{
+			Segments:  segs(star),
+			Variables: vars(bind("Field_1.sub_2", 0, 1, false)),
+		}},
+		{"verb after variable", "/v1/{name=probes/*}:archive", Template{
+			Segments:  segs(lit("v1"), lit("probes"), star),
+			Variables: vars(bind("name", 1, 3, true)),
+			Verb:      "archive",
+		}},
+		{"verb after literal", "/v1/probes:search", Template{
+			Segments: segs(lit("v1"), lit("probes")),
+			Verb:     "search",
+		}},
+		{"verb after star", "/a/*:go", Template{Segments: segs(lit("a"), star), Verb: "go"}},
+		{"verb after deep", "/a/**:go", Template{Segments: segs(lit("a"), deep), Verb: "go"}},
+		{"verb with colons", "/v1/{uuid}:custom:custom", Template{
+			Segments:  segs(lit("v1"), star),
+			Variables: vars(bind("uuid", 1, 2, false)),
+			Verb:      "custom:custom",
+		}},
+		{"verb with three parts", "/v1/x:a:b:c", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a:b:c"}},
+		{"deep at root", "/**", Template{Segments: segs(deep)}},
+		{"deep variable", "/v1/{name=**}", Template{
+			Segments:  segs(lit("v1"), deep),
+			Variables: vars(bind("name", 1, 2, true)),
+		}},
+		{"literals after deep", "/a/**/b/c", Template{Segments: segs(lit("a"), deep, lit("b"), lit("c"))}},
+		{"deep inside variable with suffix", "/a/{x=b/*/**/y/z}/foo", Template{
+			Segments:  segs(lit("a"), lit("b"), star, deep, lit("y"), lit("z"), lit("foo")),
+			Variables: vars(bind("x", 1, 6, true)),
+		}},
+		{"deep variable then literal", "/v1/{name=tree/**}/meta", Template{
+			Segments:  segs(lit("v1"), lit("tree"), deep, lit("meta")),
+			Variables: vars(bind("name", 1, 3, true)),
+		}},
+		{"literal-only variable after deep", "/a/**/{y=c}", Template{
+			Segments:  segs(lit("a"), deep, lit("c")),
+			Variables: vars(bind("y", 2, 3, true)),
+		}},
+		{"equals in literal", "/a=b/{x=c=d}", Template{
+			Segments:  segs(lit("a=b"), lit("c=d")),
+			Variables: vars(bind("x", 1, 2, true)),
+		}},
+		{"other bytes in literal", "/v1/a.b-c~d%2F/\xff", Template{Segments: segs(lit("v1"), lit("a.b-c~d%2F"), lit("\xff"))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Parse(tt.in)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", tt.in, err)
+			}
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("Parse(%q)\n got %+v\nwant %+v", tt.in, *got, tt.want)
+			}
+			// Parse keeps every distinction the grammar makes, so the
+			// canonical form of a valid template is the template itself.
+			if s := got.String(); s != tt.in {
+				t.Errorf("Parse(%q).String() = %q", tt.in, s)
+			}
+		})
+	}
+}
+
+func TestParseError(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in     string
+		column int
+		msg    string // a substring of SyntaxError.Msg
+	}{
+		// R10: well-formedness.
+		{"", 1, `expected "/"`},
+		{"a/b", 1, `expected "/"`},
+		{"/a/", 4, "empty segment"},
+		{"//", 2, "empty segment"},
+		{"/a//b", 4, "empty segment"},
+		{"/:verb", 2, "empty segment"},
+		{"/a/:verb", 4, "empty segment"},
+		{"/}", 2, `unexpected "}"`},
+		{"/a}", 3, `unexpected "}"`},
+
+		// R11: variables.
+		{"/{}", 3, "expected field name"},
+		{"/book/{", 8, "expected field name"},
+		{"/book/{x", 9, `expected "}"`},
+		{"/{x=a", 6, `expected "}"`},
+		{"/{x=}", 5, "empty segment"},
+		{"/{x=a/}", 7, "empty segment"},
+		{"/{x=a//b}", 7, "empty segment"},
+		{"/{var=a/{nested=b}}", 9, "nested variable"},
+		{"/{x=a{y}}", 6, "nested variable"},
+		{"/a{x}", 3, "variable must cover a whole segment"},
+		{"/{x}a", 5, "variable must cover a whole segment"},
+		{"/a/{x}b", 7, "variable must cover a whole segment"},
+		{"/{x}{y}", 5, "variable must cover a whole segment"},
+		{"/{x=a:b}", 6, `unexpected ":" in variable`},
+		{"/{a}/{a}", 7, `duplicate variable "a"`},
+		{"/{a.b}/x/{a.b}", 11, `duplicate variable "a.b"`},
+
+		// Field paths.
+		{"/{a..b}", 5, "expected field name"},
+		{"/{.a}", 3, "expected field name"},
+		{"/{a.}", 5, "expected field name"},
+		{"/{=*}", 3, "expected field name"},
+		{"/{a-b}", 4, `unexpected "-" in field path`},
+		{"/{a b}", 4, `unexpected " " in field path`},
+
+		// Wildcards.
+		{"/***", 4, "wildcard must cover a whole segment"},
+		{"/a*", 3, "wildcard must cover a whole segment"},
+		{"/*a", 3, "wildcard must cover a whole segment"},
+		{"/{x=a*}", 6, "wildcard must cover a whole segment"},
+
+		// R12: "**" placement.
+		{"/a/**/*", 7, `"**" may only be followed by literals`},
+		{"/a/**/**", 7, `"**" may only be followed by literals`},
+		{"/a/**/foo/*", 11, `"**" may only be followed by literals`},
+		{"/a/{x=b/**}/{y}", 13, `"**" may only be followed by literals`},
+		{"/a/{x=b/**}/{y=*}", 16, `"**" may only be followed by literals`},
+		{"/v1/{a=**}/{b}", 12, `"**" may only be followed by literals`},
+		{"/{x=**/*}", 8, `"**" may only be followed by literals`},
+
+		// R13: verbs.
+		{"/*:", 4, "empty verb"},
+		{"/a/*:", 6, "empty verb"},
+		{"/{x}:", 6, "empty verb"},
+		{"/v1/x::a", 7, "empty verb"},
+		{"/v1/x:a:", 9, "empty verb"},
+		{"/a:b/c", 5, `unexpected "/" in verb`},
+		{"/a:/c", 4, `unexpected "/" in verb`},
+		{"/a:{b}", 4, `unexpected "{" in verb`},
+		{"/a:*", 4, `unexpected "*" in verb`},
+		{"/a:b}", 5, `unexpected "}" in verb`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			got, err := Parse(tt.in)
+			if err == nil {
+				t.Fatalf("Parse(%q) = %v, want error", tt.in, got)
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%q) error %T, want *SyntaxError", tt.in, err)
+			}
+			if se.Template != tt.in || se.Column != tt.column || !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("Parse(%q) = %+v, want column %d, message containing %q", tt.in, *se, tt.column, tt.msg)
+			}
+		})
+	}
+}
+
+func TestSyntaxErrorText(t *testing.T) {
+	t.Parallel()
+	_, err := Parse("/a//b")
+	const want = `template "/a//b": syntax error at column 4: empty segment`
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse(%q) error = %v, want %s", "/a//b", err, want)
+	}
+}
+
+// TestTemplateString covers templates that Parse does not produce, to pin
+// down the canonical form String chooses for them.
+func TestTemplateString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		t    Template
+		want string
+	}{
+		{"zero", Template{}, "/"},
+		{"implicit single wildcard", Template{
+			Segments:  segs(lit("v1"), star),
+			Variables: vars(bind("name", 1, 2, false)),
+		}, "/v1/{name}"},
+		{"implicit multi-segment", Template{
+			Segments:  segs(lit("a"), star),
+			Variables: vars(bind("x", 0, 2, false)),
+		}, "/{x=a/*}"},
+		{"implicit deep", Template{
+			Segments:  segs(deep),
+			Variables: vars(bind("x", 0, 1, false)),
+		}, "/{x=**}"},
+		{"implicit literal", Template{
+			Segments:  segs(lit("a")),
+			Variables: vars(bind("x.y", 0, 1, false)),
+		}, "/{x.y=a}"},
+		{"verb", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a:b"}, "/v1/x:a:b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.t.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDeepIndex(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"/", -1},
+		{"/a/*", -1},
+		{"/**", 0},
+		{"/v1/{name=tree/**}/meta", 2},
+	}
+	for _, tt := range tests {
+		tmpl, err := Parse(tt.in)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.in, err)
+		}
+		if got := tmpl.DeepIndex(); got != tt.want {
+			t.Errorf("Parse(%q).DeepIndex() = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
