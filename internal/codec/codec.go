@@ -36,9 +36,16 @@ type JSON struct {
 	MaxDepth         int
 }
 
-// Marshal encodes m as JSON.
+// Marshal encodes m as JSON. Unless Multiline is set, the output is
+// compact: protojson deliberately inserts random spaces to keep callers
+// from depending on its bytes, but an HTTP API's bytes are observable, so
+// they are taken out again.
 func (c *JSON) Marshal(m proto.Message) ([]byte, error) {
-	return c.MarshalOptions.Marshal(m)
+	b, err := c.MarshalOptions.Marshal(m)
+	if err != nil || c.MarshalOptions.Multiline {
+		return b, err
+	}
+	return Compact(b), nil
 }
 
 // Unmarshal decodes data into m. An empty or whitespace-only input leaves

@@ -99,3 +99,18 @@ func FuzzNestingDepth(f *testing.F) {
 		}
 	})
 }
+
+func TestCompact(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`{"a": 1, "b": [1, 2]}`, `{"a":1,"b":[1,2]}`},
+		{`{"a b": "c, d", "e": "\" x"}`, `{"a b":"c, d","e":"\" x"}`},
+		{"{\n  \"a\": \"\\\\\"\n}", `{"a":"\\"}`},
+		{`{}`, `{}`},
+	}
+	for _, tt := range tests {
+		if got := string(Compact([]byte(tt.in))); got != tt.want {
+			t.Errorf("Compact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -38,3 +38,34 @@ func NestingDepth(b []byte, max int) int {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Compact removes, in place, the whitespace outside strings of b, which
+// must be valid JSON, and returns the shortened slice.
+func Compact(b []byte) []byte {
+	w := 0
+	inString := false
+	for r := 0; r < len(b); r++ {
+		c := b[r]
+		if inString {
+			switch c {
+			case '\\':
+				b[w] = c
+				w++
+				r++
+				c = b[r]
+			case '"':
+				inString = false
+			}
+		} else {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '"':
+				inString = true
+			}
+		}
+		b[w] = c
+		w++
+	}
+	return b[:w]
+}

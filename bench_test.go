@@ -1,0 +1,50 @@
+package protorest_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// BenchmarkUnary measures whole in-process requests through the gateway:
+// route, negotiate, bind, invoke (through the generated-style handler) and
+// render, with httptest's recorder as the client.
+func BenchmarkUnary(b *testing.B) {
+	reply := &confv1.Probe{Name: "abc", Id: 5, DisplayName: "A probe", Tags: []string{"a", "b"}}
+	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return reply, nil }}
+	gw := newFixture(b, "A", rec)
+	cases := []struct {
+		name, method, target, body string
+	}{
+		{"get", "GET", "/v1/probes/abc", ""},
+		{"get/query", "GET", "/v1/probes?i32=5&tags=a&tags=b&inner.s=x", ""},
+		{"post/json", "POST", "/v1/probes", `{"name":"abc","i32":5,"tags":["a","b"],"inner":{"s":"x"}}`},
+		{"get/multi-segment", "GET", "/v1/shelves/s1/books/b2", ""},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rec.mu.Lock()
+				rec.calls = rec.calls[:0]
+				rec.mu.Unlock()
+				var body *strings.Reader
+				req := httptest.NewRequest(c.method, c.target, nil)
+				if c.body != "" {
+					body = strings.NewReader(c.body)
+					req = httptest.NewRequest(c.method, c.target, body)
+				}
+				w := httptest.NewRecorder()
+				gw.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net"
+	"net/http"
+	"path"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+
+	"github.com/protorest/protorest"
+	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
+	examplev1 "github.com/protorest/protorest/examples/example/v1"
+	libraryv1 "github.com/protorest/protorest/examples/library/v1"
+	"github.com/protorest/protorest/examples/services"
+)
+
+//go:embed ui
+var uiFiles embed.FS
+
+const demoUsage = `Usage: protorest demo [-grpc ADDR] [-http ADDR]
+
+Runs the example services (example.v1.MySvc, bookstore.v1.BookService,
+library.v1.LibraryService) on a gRPC port, with server reflection and
+health, and serves them as HTTP/JSON on another port, with two custom
+routes: GET /files/{id} and a static page under /ui/.
+
+Flags:
+`
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	grpcAddr := fset.String("grpc", ":9090", "gRPC listen `address`")
+	httpAddr := fset.String("http", ":9091", "HTTP/JSON listen `address`")
+	fset.Usage = func() {
+		fmt.Fprint(fset.Output(), demoUsage)
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		return err
+	}
+	if fset.NArg() > 0 {
+		fset.Usage()
+		return fmt.Errorf("unexpected argument %q", fset.Arg(0))
+	}
+
+	gw := protorest.NewGateway(protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated))
+	srv := grpc.NewServer()
+	for _, reg := range []grpc.ServiceRegistrar{srv, gw} {
+		examplev1.RegisterMySvcServer(reg, services.NewMySvc())
+		bookstorev1.RegisterBookServiceServer(reg, services.NewBookService())
+		libraryv1.RegisterLibraryServiceServer(reg, services.NewLibrary())
+	}
+	reflection.Register(srv)
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(srv, hs)
+	if err := addDemoRoutes(gw); err != nil {
+		return err
+	}
+
+	gl, err := net.Listen("tcp", *grpcAddr)
+	if err != nil {
+		return err
+	}
+	hl, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		gl.Close()
+		return err
+	}
+	hsrv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(gl) }()
+	go func() { errc <- hsrv.Serve(hl) }()
+	printDemoHelp(stdout, gl.Addr(), hl.Addr())
+
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	hsrv.Shutdown(shutdown)
+	srv.GracefulStop()
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, grpc.ErrServerStopped) {
+		err = nil
+	}
+	return err
+}
+
+// addDemoRoutes adds the custom routes: a file lookup and a static page.
+func addDemoRoutes(gw *protorest.Gateway) error {
+	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "file %q\n", p["id"])
+	}); err != nil {
+		return err
+	}
+	ui, err := fs.Sub(uiFiles, "ui")
+	if err != nil {
+		return err
+	}
+	return gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+		name := path.Clean("/" + p["path"])[1:]
+		if name == "" {
+			name = "index.html"
+		}
+		data, err := fs.ReadFile(ui, name)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Write(data)
+	})
+}
+
+func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
+	h := "http://localhost:" + port(httpAddr)
+	fmt.Fprintf(w, `protorest demo
+  gRPC      %s  (reflection and health on)
+  HTTP/JSON %s
+
+Try:
+  curl -X POST -d '{"msg":"hello"}' -i %s/api/v1/example/upper
+  grpcurl -plaintext -d '{"msg": "hello"}' localhost:%s example.v1.MySvc/Upper
+  curl -X POST -d '{"msg":"hello"}' %s/api/v1/example/echo
+  curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' %s/api/v1/example/echo | od -c
+  curl -i %s/v1/books/
+  curl %s/v1/shelves
+  curl '%s/v1/shelves/1/books?page_size=1'
+  curl -X PATCH -d '{"title":"New title"}' %s/v1/shelves/1/books/1
+  curl %s/files/readme.txt
+  open %s/ui/
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h)
+}
+
+func port(a net.Addr) string {
+	_, p, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return p
+}

@@ -1,0 +1,65 @@
+// Command protorest serves gRPC services as HTTP/JSON APIs, following
+// their google.api.http annotations.
+//
+// Usage:
+//
+//	protorest demo [flags]    run the example services on a gRPC and an HTTP port
+//
+// Run "protorest COMMAND -help" for a command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `protorest serves gRPC services as HTTP/JSON APIs, following their
+google.api.http annotations, with no generated gateway code.
+
+Usage:
+
+	protorest <command> [flags]
+
+Commands:
+
+	demo    run the example services: gRPC on :9090, HTTP/JSON on :9091
+
+Run "protorest <command> -help" for the flags of a command.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "demo":
+		err := runDemo(ctx, args[1:], stdout, stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "protorest demo:", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stderr, "protorest: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,109 @@
+// Package protorest serves gRPC services as HTTP/JSON APIs, following the
+// google.api.http annotations in their protobuf descriptors, read at run
+// time: there is no generated gateway code.
+//
+// A Gateway is an http.Handler and a grpc.ServiceRegistrar. Register a
+// service on it exactly as on a grpc.Server, and every method with an HTTP
+// rule answers REST/JSON, in-process, through the same interceptors:
+//
+//	gw := protorest.NewGateway(protorest.WithUnaryInterceptors(logging, recovery))
+//	pb.RegisterLibraryServer(gw, impl)
+//	http.ListenAndServe(":8080", gw)
+//
+// The behaviour follows google/api/http.proto; where implementations
+// disagree, protorest keeps grpc-gateway's wire conventions (URLs, JSON,
+// error bodies, headers) so that clients migrating from it keep working,
+// and is strict and safe elsewhere. Each difference from grpc-gateway is
+// listed below.
+//
+// # Routing
+//
+// Path templates use the full HttpRule grammar: literals, {field},
+// {field=a/*/b}, *, **, a :verb, and dotted field paths. Routes live in a
+// segment trie. The most specific template wins, whatever the
+// registration order: at each segment a literal beats *, which beats **,
+// with backtracking when a more specific branch fails further down.
+// Duplicate routes (same method, verb and segment shape) fail
+// registration, naming both.
+//
+//   - A path that no template matches gets 404 NOT_FOUND; a path that
+//     matches only for other methods gets 405 with an Allow header (and
+//     code 12, UNIMPLEMENTED). grpc-gateway answers 501 there.
+//   - Trailing slashes are ignored (/v1/books/ is /v1/books), unless
+//     WithStrictTrailingSlash.
+//   - A ":suffix" in the last segment is a verb only when some template
+//     registers that verb; otherwise it is data ("abc:zzz").
+//   - Literals match the raw, percent-encoded request path, so %2F inside
+//     a segment never splits it. A one-segment variable is then fully
+//     decoded (%2F becomes /); a multi-segment one keeps %2F encoded by
+//     default (see WithPathUnescaping). A malformed escape is a 400.
+//   - "**" at the end of a template matches zero or more segments; followed
+//     by literals it matches at least one.
+//
+// # Binding
+//
+// Requests bind in order body, path, query. A rule's body is "*" (the
+// whole request message), a field path (that field), or absent (a request
+// body is ignored). Path variables override the body. Query parameters set
+// the remaining fields by proto or JSON name, with dotted paths into
+// nested messages; repeated fields repeat the parameter. These are 400
+// INVALID_ARGUMENT, each with a message that names the parameter: an
+// unknown parameter (see WithIgnoreUnknownQueryParameters and
+// WithIgnoredQueryParameters), a singular parameter given twice, a
+// parameter naming a field the path or body already binds (a query never
+// overrides the path), two members of one oneof, and a value that does not
+// convert. grpc-gateway silently ignores the first and third.
+//
+// A PATCH whose body is a field and whose request has one FieldMask field
+// that the client left unset gets the mask derived from the JSON keys of
+// the body, as grpc-gateway does (WithoutFieldMaskDerivation turns it off).
+//
+// # Content types
+//
+// application/json is the proto3 JSON mapping (WithMarshalOptions,
+// WithUnmarshalOptions; by default every field is written, unpopulated
+// ones with their default value, and unknown input fields are ignored).
+// application/proto, application/protobuf and application/x-protobuf are
+// the binary format. The request body is read per its Content-Type; a
+// missing or unknown one (curl -d sends application/x-www-form-urlencoded)
+// is read as JSON. The response uses the best match of the Accept header,
+// else the request's type, and JSON when Accept names nothing the gateway
+// speaks. google.api.HttpBody request and response bodies are raw bytes
+// with their own content type. WithCodec adds a media type.
+//
+// # Errors
+//
+// Every error response is a google.rpc.Status as JSON:
+//
+//	{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest",…}]}
+//
+// with the HTTP status from the gRPC code (HTTPStatusFromCode), also for
+// the errors the gateway makes itself: bad JSON, a bad path value, an
+// unknown parameter, no route. An error that wraps a status keeps it; any
+// other error is UNKNOWN (500). A panic in a method that no interceptor
+// recovers is a 500 INTERNAL, never a crashed server. WithErrorHandler
+// replaces the writer for all of them. A 401 carries WWW-Authenticate.
+//
+// # Limits
+//
+// Request bodies are limited to 4 MiB (413 RESOURCE_EXHAUSTED, and no more
+// is read), JSON nesting to 100 levels (400), and error messages quote at
+// most a short prefix of offending input.
+//
+// # Metadata
+//
+// Request headers become incoming metadata with grpc-gateway's scheme
+// (DefaultHeaderMatcher): Grpc-Metadata-X becomes x, IANA permanent
+// headers become grpcgateway-<name>, Authorization becomes authorization,
+// and x-forwarded-host and x-forwarded-for are added; hop-by-hop headers
+// and reserved grpc-* keys are dropped. Grpc-Timeout sets the deadline.
+// Header metadata a method sets (grpc.SetHeader, grpc.SendHeader) is sent
+// as Grpc-Metadata-K headers, and trailer metadata (grpc.SetTrailer) as
+// Grpc-Trailer-K trailers when the request says "TE: trailers".
+// grpc.Method and peer.FromContext work in methods and interceptors.
+//
+// # Custom routes
+//
+// HandlePath adds plain HTTP handlers on the same templates, trie and
+// conflict checks; WithMiddleware wraps everything the gateway serves.
+package protorest

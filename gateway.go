@@ -1,0 +1,164 @@
+package protorest
+
+import (
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+
+	"github.com/protorest/protorest/internal/invoke"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// Gateway serves gRPC methods as HTTP/JSON APIs, following their
+// google.api.http rules. It is an http.Handler and a grpc.ServiceRegistrar:
+// register services on it as on a grpc.Server, then serve it with
+// net/http.
+//
+// Register services and custom routes before serving requests; a Gateway
+// is safe for concurrent use by many requests once registration is done,
+// and registering while it serves is also safe (new routes appear
+// atomically), though not ordered with requests in flight.
+type Gateway struct {
+	cfg         config
+	codecs      codecs
+	interceptor grpc.UnaryServerInterceptor
+	handler     http.Handler
+
+	mu       sync.Mutex
+	staging  *route.Tree[*endpoint] // every entry, for conflict checks
+	entries  []*route.Entry[*endpoint]
+	services map[string]bool
+	served   atomic.Pointer[route.Tree[*endpoint]] // nil when entries changed
+}
+
+var _ interface {
+	http.Handler
+	grpc.ServiceRegistrar
+} = (*Gateway)(nil)
+
+// endpoint is what a route leads to: a gRPC method binding or a custom
+// handler.
+type endpoint struct {
+	binding *binding
+	custom  HandlerFunc
+}
+
+// NewGateway returns a Gateway configured by opts.
+func NewGateway(opts ...Option) *Gateway {
+	g := &Gateway{cfg: defaultConfig(), services: map[string]bool{}}
+	for _, o := range opts {
+		o.apply(&g.cfg)
+	}
+	if g.cfg.panicHook == nil {
+		g.cfg.panicHook = func(method string, v any, stack []byte) {
+			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
+		}
+	}
+	g.codecs = newCodecs(&g.cfg)
+	g.interceptor = invoke.ChainUnary(g.cfg.unary)
+	g.staging = g.newTree()
+	var h http.Handler = http.HandlerFunc(g.dispatch)
+	for i := len(g.cfg.middleware) - 1; i >= 0; i-- {
+		h = g.cfg.middleware[i](h)
+	}
+	g.handler = h
+	return g
+}
+
+func (g *Gateway) newTree() *route.Tree[*endpoint] {
+	return &route.Tree[*endpoint]{StrictTrailingSlash: g.cfg.strictSlash}
+}
+
+// ServeHTTP routes r to the method or custom handler whose template
+// matches, most specific first.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.handler.ServeHTTP(w, r)
+}
+
+// add registers entries all or nothing: a conflict leaves the gateway as
+// it was.
+func (g *Gateway) add(entries []*route.Entry[*endpoint]) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.staging == nil {
+		// The tree is being served and must not change: start a new one.
+		g.staging = g.rebuild()
+	}
+	for _, e := range entries {
+		if err := g.staging.Add(e); err != nil {
+			g.staging = g.rebuild() // drop the entries added so far
+			return err
+		}
+	}
+	g.entries = append(g.entries, entries...)
+	g.served.Store(nil)
+	return nil
+}
+
+// rebuild returns a tree of the registered entries.
+func (g *Gateway) rebuild() *route.Tree[*endpoint] {
+	t := g.newTree()
+	for _, e := range g.entries {
+		if err := t.Add(e); err != nil {
+			panic("protorest: internal error: registered entries conflict: " + err.Error())
+		}
+	}
+	return t
+}
+
+// tree returns the routing tree for requests, building it after
+// registrations changed the entries.
+func (g *Gateway) tree() *route.Tree[*endpoint] {
+	if t := g.served.Load(); t != nil {
+		return t
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := g.served.Load(); t != nil {
+		return t
+	}
+	t := g.staging
+	g.served.Store(t)
+	// Later registrations build a fresh tree, so t is never mutated again.
+	g.staging = nil
+	return t
+}
+
+func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
+	t := g.tree()
+	path := r.URL.EscapedPath()
+	var m route.Match[*endpoint]
+	if !t.Match(r.Method, path, &m) {
+		g.routingError(w, r, t, path)
+		return
+	}
+	ep := m.Entry.Value
+	if ep.custom != nil {
+		g.serveCustom(w, r, &m, ep.custom)
+		return
+	}
+	g.serveUnary(w, r, ep.binding, &m)
+}
+
+func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*endpoint], path string) {
+	allowed := t.Allowed(path)
+	if len(allowed) == 0 {
+		g.cfg.errorHandler(w, r, newHTTPError(http.StatusNotFound, codes.NotFound, "Not Found"))
+		return
+	}
+	allow := allowed[0]
+	for _, m := range allowed[1:] {
+		allow += ", " + m
+	}
+	w.Header().Set("Allow", allow)
+	g.cfg.errorHandler(w, r, newHTTPError(http.StatusMethodNotAllowed, codes.Unimplemented, "Method Not Allowed"))
+}
+
+// writeError sends err through the error handler.
+func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	g.cfg.errorHandler(w, r, err)
+}

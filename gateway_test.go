@@ -1,0 +1,455 @@
+package protorest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/protorest/protorest"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+func TestResponses(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{reply: func(method string, req proto.Message) (proto.Message, error) {
+		switch method {
+		case "GetProbe":
+			return &confv1.Probe{Name: "abc", Id: 5, Color: confv1.Color_GREEN, LastName: "L"}, nil
+		case "Download":
+			return &httpbody.HttpBody{ContentType: "text/html", Data: []byte("<h1>Hi</h1>")}, nil
+		case "GetPage":
+			return &confv1.Page{Page: &httpbody.HttpBody{ContentType: "text/plain", Data: []byte("page")}, Etag: "e"}, nil
+		case "DeleteProbe":
+			return &emptypb.Empty{}, nil
+		case "RawEcho":
+			return req, nil
+		}
+		return nil, status.Error(codes.Unimplemented, method)
+	}}
+	gw := newFixture(t, "A", rec)
+	numbers := newFixture(t, "A", rec, protorest.WithMarshalOptions(protojson.MarshalOptions{UseEnumNumbers: true}))
+	omit := newFixture(t, "A", rec, protorest.WithMarshalOptions(protojson.MarshalOptions{UseProtoNames: true}))
+
+	tests := []struct {
+		name        string
+		gw          http.Handler
+		method      string
+		target      string
+		body        string
+		headers     []string
+		contentType string
+		bodyHas     []string
+		bodyNot     []string
+		exact       string
+	}{
+		// PROFILE: unpopulated fields are emitted (grpc-gateway's default).
+		{name: "C167", gw: gw, method: "GET", target: "/v1/probes/abc", contentType: "application/json",
+			bodyHas: []string{`"name":"abc"`, `"id":"5"`, `"color":"GREEN"`, `"lname":"L"`, `"i32":0`, `"tags":[]`, `"labels":{}`, `"inner":null`}},
+		{name: "C169", gw: numbers, method: "GET", target: "/v1/probes/abc", bodyHas: []string{`"color":2`}},
+		{name: "proto names, omit defaults", gw: omit, method: "GET", target: "/v1/probes/abc", bodyHas: []string{`"last_name":"L"`}, bodyNot: []string{`"i32"`}},
+		{name: "C171", gw: gw, method: "DELETE", target: "/v1/probes/abc", contentType: "application/json", exact: `{}`},
+		{name: "C163", gw: gw, method: "GET", target: "/v1/download/d1", contentType: "text/html", exact: `<h1>Hi</h1>`},
+		{name: "C164", gw: gw, method: "GET", target: "/v1/pages/p1", contentType: "text/plain", exact: `page`},
+		{name: "C161 response", gw: gw, method: "POST", target: "/v1/raw", body: "\x00\xff", headers: []string{"Content-Type", "application/octet-stream"}, contentType: "application/octet-stream", exact: "\x00\xff"},
+		{name: "accept proto", gw: gw, method: "GET", target: "/v1/probes/abc", headers: []string{"Accept", "application/x-protobuf"}, contentType: "application/x-protobuf", exact: mustMarshal(&confv1.Probe{Name: "abc", Id: 5, Color: confv1.Color_GREEN, LastName: "L"})},
+		{name: "accept q-values", gw: gw, method: "GET", target: "/v1/probes/abc", headers: []string{"Accept", "application/json;q=0.5, application/proto"}, contentType: "application/proto"},
+		{name: "accept unsupported gets JSON", gw: gw, method: "GET", target: "/v1/probes/abc", headers: []string{"Accept", "text/html"}, contentType: "application/json"},
+		{name: "accept any keeps request type", gw: gw, method: "GET", target: "/v1/probes/abc", headers: []string{"Accept", "*/*", "Content-Type", "application/protobuf"}, contentType: "application/protobuf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			resp := do(t, tt.gw, tt.method, tt.target, tt.body, tt.headers...)
+			if resp.code != 200 {
+				t.Fatalf("status %d: %s", resp.code, resp.body)
+			}
+			if tt.contentType != "" && resp.header.Get("Content-Type") != tt.contentType {
+				t.Errorf("Content-Type = %q, want %q", resp.header.Get("Content-Type"), tt.contentType)
+			}
+			if got := resp.header.Get("Content-Length"); got != fmt.Sprint(len(resp.body)) {
+				t.Errorf("Content-Length = %q for %d bytes", got, len(resp.body))
+			}
+			if tt.exact != "" && resp.body != tt.exact {
+				t.Errorf("body = %q, want %q", resp.body, tt.exact)
+			}
+			for _, s := range tt.bodyHas {
+				if !strings.Contains(resp.body, s) {
+					t.Errorf("body %s lacks %s", resp.body, s)
+				}
+			}
+			for _, s := range tt.bodyNot {
+				if strings.Contains(resp.body, s) {
+					t.Errorf("body %s has %s", resp.body, s)
+				}
+			}
+		})
+	}
+}
+
+func mustMarshal(m proto.Message) string {
+	b, err := proto.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func TestBinaryRequest(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec)
+	body := mustMarshal(&confv1.Probe{Name: "from-body", I32: 7})
+	resp := do(t, gw, "POST", "/v1/probes", body, "Content-Type", "application/proto")
+	if resp.code != 200 || resp.header.Get("Content-Type") != "application/proto" {
+		t.Fatalf("status %d, type %q: %q", resp.code, resp.header.Get("Content-Type"), resp.body)
+	}
+	if got := rec.last(t).req.(*confv1.Probe); got.GetName() != "from-body" || got.GetI32() != 7 {
+		t.Errorf("request = %v", got)
+	}
+	resp = do(t, gw, "POST", "/v1/probes", "\xff\xff\xff", "Content-Type", "application/proto")
+	if resp.code != 400 {
+		t.Errorf("bad wire data: status %d", resp.code)
+	}
+}
+
+// TestErrorCodes covers C186–C202: every gRPC code maps to its HTTP
+// status with a google.rpc.Status body.
+func TestErrorCodes(t *testing.T) {
+	t.Parallel()
+	want := map[codes.Code]int{
+		codes.Canceled: 499, codes.Unknown: 500, codes.InvalidArgument: 400, codes.DeadlineExceeded: 504,
+		codes.NotFound: 404, codes.AlreadyExists: 409, codes.PermissionDenied: 403, codes.ResourceExhausted: 429,
+		codes.FailedPrecondition: 400, codes.Aborted: 409, codes.OutOfRange: 400, codes.Unimplemented: 501,
+		codes.Internal: 500, codes.Unavailable: 503, codes.DataLoss: 500, codes.Unauthenticated: 401,
+		codes.Code(1024): 500,
+	}
+	for code, httpStatus := range want {
+		t.Run(code.String(), func(t *testing.T) {
+			t.Parallel()
+			rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) {
+				return nil, status.Error(code, "m \"quoted\"")
+			}}
+			resp := do(t, newFixture(t, "A", rec), "GET", "/v1/probes/abc", "")
+			if resp.code != httpStatus {
+				t.Errorf("status %d, want %d", resp.code, httpStatus)
+			}
+			wantBody := fmt.Sprintf(`{"code":%d,"message":"m \"quoted\"","details":[]}`, code)
+			if resp.body != wantBody {
+				t.Errorf("body %s, want %s", resp.body, wantBody)
+			}
+			if code == codes.Unauthenticated && resp.header.Get("WWW-Authenticate") == "" {
+				t.Error("401 without WWW-Authenticate")
+			}
+		})
+	}
+}
+
+func TestErrorDetailsAndWrapping(t *testing.T) {
+	t.Parallel()
+	st, err := status.New(codes.InvalidArgument, "bad name").WithDetails(&errdetails.BadRequest{
+		FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: "name", Description: "required"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		err  error
+		code int
+		body string
+	}{
+		{"C205 details", st.Err(), 400, `{"code":3,"message":"bad name","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"name","description":"required"}]}]}`},
+		{"wrapped status", fmt.Errorf("ctx: %w", status.Error(codes.NotFound, "gone")), 404, `{"code":5,"message":"ctx: rpc error: code = NotFound desc = gone","details":[]}`},
+		{"plain error", errors.New("plain"), 500, `{"code":2,"message":"plain","details":[]}`},
+		{"deadline", context.DeadlineExceeded, 504, `{"code":4,"message":"context deadline exceeded","details":[]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return nil, tt.err }}
+			resp := do(t, newFixture(t, "A", rec), "GET", "/v1/probes/abc", "")
+			if resp.code != tt.code || resp.body != tt.body {
+				t.Errorf("got %d %s\nwant %d %s", resp.code, resp.body, tt.code, tt.body)
+			}
+		})
+	}
+}
+
+func TestPanicBecomes500(t *testing.T) {
+	t.Parallel()
+	var hooked any
+	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { panic("boom") }}
+	gw := newFixture(t, "A", rec, protorest.WithPanicHandler(func(_ string, v any, _ []byte) { hooked = v }))
+	resp := do(t, gw, "GET", "/v1/probes/abc", "")
+	if resp.code != 500 || !strings.Contains(resp.body, `"code":13`) || hooked != "boom" {
+		t.Errorf("status %d body %s hooked %v", resp.code, resp.body, hooked)
+	}
+}
+
+func TestInterceptors(t *testing.T) {
+	t.Parallel()
+	var trace []string
+	mk := func(name string) grpc.UnaryServerInterceptor {
+		return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			m, _ := grpc.Method(ctx)
+			trace = append(trace, name+" "+info.FullMethod+" "+m)
+			return h(ctx, req)
+		}
+	}
+	deny := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		if md, _ := metadata.FromIncomingContext(ctx); len(md.Get("authorization")) == 0 {
+			return nil, status.Error(codes.Unauthenticated, "Bearer")
+		}
+		return h(ctx, req)
+	}
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec, protorest.WithUnaryInterceptors(mk("outer"), mk("inner")), protorest.WithUnaryInterceptors(deny))
+	resp := do(t, gw, "GET", "/v1/probes/abc", "")
+	if resp.code != 401 || resp.header.Get("WWW-Authenticate") != "Bearer" {
+		t.Errorf("unauthenticated: %d %v", resp.code, resp.header)
+	}
+	resp = do(t, gw, "GET", "/v1/probes/abc", "", "Authorization", "Bearer x")
+	if resp.code != 200 {
+		t.Fatalf("status %d %s", resp.code, resp.body)
+	}
+	want := []string{
+		"outer /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe", "inner /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe",
+		"outer /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe", "inner /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe",
+	}
+	if fmt.Sprint(trace) != fmt.Sprint(want) {
+		t.Errorf("trace = %q\nwant %q", trace, want)
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{reply: func(method string, req proto.Message) (proto.Message, error) {
+		return &confv1.Probe{}, nil
+	}}
+	var ctxSeen context.Context
+	capture := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		ctxSeen = ctx
+		grpc.SetHeader(ctx, metadata.Pairs("x-req-id", "7", "data-bin", "\x00\x01"))
+		grpc.SetTrailer(ctx, metadata.Pairs("x-t", "1"))
+		return h(ctx, req)
+	}
+	gw := newFixture(t, "A", rec, protorest.WithUnaryInterceptors(capture))
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
+	req.Header.Set("Grpc-Metadata-Tenant", "t1")
+	req.Header.Set("Accept-Language", "fr")
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Grpc-Metadata-Grpc-Status", "0") // spoofed reserved key
+	req.Header.Set("X-Forwarded-For", "10.0.0.1")
+	req.Header.Set("Grpc-Timeout", "1S")
+	req.Header.Set("Te", "trailers")
+	req.Header.Set("Connection", "keep-alive")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	md := rec.last(t).md
+	for k, want := range map[string]string{
+		"tenant":                      "t1",
+		"grpcgateway-accept-language": "fr",
+		"authorization":               "Bearer tok",
+		"x-forwarded-for":             "10.0.0.1, 127.0.0.1",
+	} {
+		if got := md.Get(k); len(got) != 1 || got[0] != want {
+			t.Errorf("metadata %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, k := range []string{"grpc-status", "connection", "te", "grpc-timeout"} {
+		if got := md.Get(k); len(got) != 0 {
+			t.Errorf("metadata %s = %q, want it dropped", k, got)
+		}
+	}
+	if dl, ok := ctxSeen.Deadline(); !ok || time.Until(dl) > time.Second {
+		t.Errorf("deadline = %v, %v", dl, ok)
+	}
+	if p, ok := peer.FromContext(ctxSeen); !ok || !strings.HasPrefix(p.Addr.String(), "127.0.0.1:") {
+		t.Errorf("peer = %v", p)
+	}
+	if got := resp.Header.Get("Grpc-Metadata-X-Req-Id"); got != "7" {
+		t.Errorf("Grpc-Metadata-X-Req-Id = %q", got)
+	}
+	if got := resp.Header.Get("Grpc-Metadata-Data-Bin"); got != "AAE=" {
+		t.Errorf("Grpc-Metadata-Data-Bin = %q", got)
+	}
+	if got := resp.Trailer.Get("Grpc-Trailer-X-T"); got != "1" {
+		t.Errorf("trailer Grpc-Trailer-X-T = %q (trailers %v)", got, resp.Trailer)
+	}
+
+	// Without "TE: trailers" no trailers, and a Content-Length.
+	r2 := do(t, gw, "GET", "/v1/probes/abc", "")
+	if r2.header.Get("Content-Length") == "" {
+		t.Error("no Content-Length without trailers")
+	}
+	bad := do(t, gw, "GET", "/v1/probes/abc", "", "Grpc-Timeout", "abc")
+	if bad.code != 400 {
+		t.Errorf("bad Grpc-Timeout: status %d", bad.code)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec, protorest.WithMaxRequestBodySize(16))
+	resp := do(t, gw, "POST", "/v1/probes", `{"name":"0123456789012345678901234567890"}`)
+	if resp.code != 413 || !strings.Contains(resp.body, `"code":8`) {
+		t.Errorf("status %d body %s", resp.code, resp.body)
+	}
+	// Without a Content-Length the limit still holds, and the reader is
+	// not drained past it.
+	src := &countingReader{n: 1 << 30}
+	req := httptest.NewRequest("POST", "/v1/probes", src)
+	req.ContentLength = -1
+	w := httptest.NewRecorder()
+	gw.ServeHTTP(w, req)
+	if w.Code != 413 || src.read > 17 {
+		t.Errorf("status %d after reading %d bytes", w.Code, src.read)
+	}
+	if rec.count() != 0 {
+		t.Error("the method was called")
+	}
+	long := strings.Repeat("x", 1<<20)
+	resp = do(t, newFixture(t, "A", rec), "POST", "/v1/probes", `{"i32":"`+long+`"}`)
+	if resp.code != 400 || len(resp.body) > 400 {
+		t.Errorf("status %d, error body of %d bytes", resp.code, len(resp.body))
+	}
+}
+
+type countingReader struct{ n, read int }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	r.read += len(p)
+	return len(p), nil
+}
+
+func TestSuccessStatus(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec,
+		protorest.WithSuccessStatus("conf.v1.Probes/CreateProbe", 201),
+		protorest.WithSuccessStatus("/conf.v1.Probes/DeleteProbe", 204))
+	if resp := do(t, gw, "POST", "/v1/probes", `{}`); resp.code != 201 {
+		t.Errorf("create: %d", resp.code)
+	}
+	if resp := do(t, gw, "DELETE", "/v1/probes/x", ""); resp.code != 204 || resp.body != "" {
+		t.Errorf("delete: %d %q", resp.code, resp.body)
+	}
+	if resp := do(t, gw, "GET", "/v1/probes/x", ""); resp.code != 200 {
+		t.Errorf("get: %d", resp.code)
+	}
+}
+
+func TestCustomRoutesAndMiddleware(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	mw := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen = append(seen, r.Method+" "+r.URL.Path)
+			next.ServeHTTP(w, r)
+		})
+	}
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec, protorest.WithMiddleware(mw))
+	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+		fmt.Fprintf(w, "file %s", p["id"])
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.HandlePath("GET", "/v1/probes/{name}/raw", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+		fmt.Fprintf(w, "raw %s", p["name"])
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+		fmt.Fprintf(w, "ui %q", p["path"])
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for target, want := range map[string]string{
+		"/files/a%2Fb":     "file a/b",
+		"/v1/probes/x/raw": "raw x",
+		"/ui/a/b.css":      `ui "a/b.css"`,
+		"/ui":              `ui ""`,
+	} {
+		if resp := do(t, gw, "GET", target, ""); resp.code != 200 || resp.body != want {
+			t.Errorf("%s: %d %q, want %q", target, resp.code, resp.body, want)
+		}
+	}
+	if resp := do(t, gw, "GET", "/v1/probes/x", ""); resp.code != 200 || rec.count() != 1 {
+		t.Errorf("method route beside custom ones: %d", resp.code)
+	}
+	// Conflicts with method routes and with each other are errors.
+	if err := gw.HandlePath("GET", "/v1/probes/{id}", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil || !strings.Contains(err.Error(), "conf.v1.Probes.GetProbe") {
+		t.Errorf("conflict with GetProbe: %v", err)
+	}
+	if err := gw.HandlePath("GET", "/files/{x}", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil {
+		t.Error("duplicate custom route accepted")
+	}
+	if err := gw.HandlePath("GET", "/files/{", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil || !strings.Contains(err.Error(), "column") {
+		t.Errorf("bad template: %v", err)
+	}
+	do(t, gw, "GET", "/nope", "")
+	if len(seen) < 5 || seen[len(seen)-1] != "GET /nope" {
+		t.Errorf("middleware saw %v", seen)
+	}
+}
+
+func TestErrorHandler(t *testing.T) {
+	t.Parallel()
+	h := func(w http.ResponseWriter, r *http.Request, err error) {
+		st := status.Convert(err)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(protorest.HTTPStatus(err))
+		fmt.Fprintf(w, `{"error":{"code":%q,"message":%q}}`, st.Code().String(), st.Message())
+	}
+	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) {
+		return nil, status.Error(codes.InvalidArgument, "no")
+	}}
+	gw := newFixture(t, "A", rec, protorest.WithErrorHandler(h))
+	tests := []struct {
+		method, target, want string
+		code                 int
+	}{
+		{"GET", "/v1/probes/x", `{"error":{"code":"InvalidArgument","message":"no"}}`, 400},
+		{"GET", "/nope", `{"error":{"code":"NotFound","message":"Not Found"}}`, 404},
+		{"POST", "/v1/probes/x", `{"error":{"code":"Unimplemented","message":"Method Not Allowed"}}`, 405},
+	}
+	for _, tt := range tests {
+		if resp := do(t, gw, tt.method, tt.target, ""); resp.code != tt.code || resp.body != tt.want {
+			t.Errorf("%s %s: %d %s", tt.method, tt.target, resp.code, resp.body)
+		}
+	}
+}

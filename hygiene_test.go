@@ -1,0 +1,90 @@
+package protorest_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// experimentalGRPC are grpc-go APIs documented as experimental. Only
+// internal/invoke may use them, so that a grpc-go upgrade that changes
+// them touches one package (see etcd-io/etcd#21094).
+var experimentalGRPC = []string{
+	"grpc.NewContextWithServerTransportStream",
+	"grpc.ForceCodec",
+	"grpc.ForceServerCodec",
+	"grpc.ForceCodecV2",
+	"grpc.ForceServerCodecV2",
+}
+
+func TestExperimentalGRPCConfined(t *testing.T) {
+	t.Parallel()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(path, filepath.Join("internal", "invoke")) {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, api := range experimentalGRPC {
+			if strings.Contains(string(src), api+"(") {
+				t.Errorf("%s uses the experimental %s; keep it in internal/invoke", path, api)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCoreDependencies keeps the core module's requirements to grpc,
+// protobuf and genproto (and what they need).
+func TestCoreDependencies(t *testing.T) {
+	t.Parallel()
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"google.golang.org/grpc", "google.golang.org/protobuf", "google.golang.org/genproto/", "golang.org/x/"}
+	inRequire := false
+	for _, line := range strings.Split(string(mod), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "require ("):
+			inRequire = true
+			continue
+		case line == ")":
+			inRequire = false
+			continue
+		case strings.HasPrefix(line, "require "):
+			line = strings.TrimPrefix(line, "require ")
+		case !inRequire:
+			continue
+		}
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		ok := false
+		for _, a := range allowed {
+			if strings.HasPrefix(line, a) {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("go.mod requires %q; heavy or comparison-only dependencies belong in their own module", line)
+		}
+	}
+}

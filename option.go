@@ -1,0 +1,244 @@
+package protorest
+
+import (
+	"net/http"
+	"strings"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/route"
+)
+
+// An Option configures a Gateway.
+type Option interface {
+	apply(*config)
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// HeaderMatcher decides whether a header (or metadata key) crosses the
+// gateway and under which name. It returns the new name and true to keep
+// the entry.
+type HeaderMatcher func(key string) (string, bool)
+
+// PathUnescaping says how a path variable that covers several segments
+// ({name=files/**}, {name=shelves/*/books/*}) is percent-decoded. A
+// variable of one segment is always fully decoded, %2F included.
+type PathUnescaping int
+
+const (
+	// UnescapeAllExceptSlash decodes everything but %2F, as
+	// google/api/http.proto specifies. The default.
+	UnescapeAllExceptSlash PathUnescaping = iota
+	// UnescapeAllExceptReserved keeps the RFC 6570 reserved characters
+	// encoded, as Envoy and ESP do.
+	UnescapeAllExceptReserved
+	// UnescapeAll decodes everything, %2F included (grpc-gateway's Legacy
+	// mode, minus its routing on the decoded path).
+	UnescapeAll
+)
+
+type config struct {
+	unary           []grpc.UnaryServerInterceptor
+	marshal         protojson.MarshalOptions
+	unmarshal       protojson.UnmarshalOptions
+	codecs          []namedCodec
+	errorHandler    ErrorHandler
+	ignoreUnknown   bool
+	ignoredQuery    []string
+	literalPlus     bool
+	unescape        route.UnescapeMode
+	strictSlash     bool
+	successStatus   map[string]int
+	maxBody         int64
+	maxDepth        int
+	incoming        HeaderMatcher
+	outgoingHeader  HeaderMatcher
+	outgoingTrailer HeaderMatcher
+	middleware      []func(http.Handler) http.Handler
+	files           *protoregistry.Files
+	types           *protoregistry.Types
+	deriveMask      bool
+	panicHook       func(method string, value any, stack []byte)
+}
+
+func defaultConfig() config {
+	return config{
+		marshal:         protojson.MarshalOptions{EmitUnpopulated: true},
+		unmarshal:       protojson.UnmarshalOptions{DiscardUnknown: true},
+		errorHandler:    DefaultErrorHandler,
+		maxBody:         4 << 20,
+		maxDepth:        100,
+		incoming:        DefaultHeaderMatcher,
+		outgoingHeader:  defaultHeaderOut,
+		outgoingTrailer: defaultTrailerOut,
+		files:           protoregistry.GlobalFiles,
+		types:           protoregistry.GlobalTypes,
+		deriveMask:      true,
+	}
+}
+
+// WithUnaryInterceptors adds unary server interceptors. They run around
+// every method the gateway invokes in-process, the first outermost, as
+// grpc.ChainUnaryInterceptor runs them on a grpc.Server; info.FullMethod
+// is "/pkg.Service/Method". By default there are none.
+func WithUnaryInterceptors(interceptors ...grpc.UnaryServerInterceptor) Option {
+	return optionFunc(func(c *config) { c.unary = append(c.unary, interceptors...) })
+}
+
+// WithMarshalOptions sets how responses are written as JSON. The default
+// is protojson.MarshalOptions{EmitUnpopulated: true}, grpc-gateway's: every
+// field appears, with its default value when unset. Set UseProtoNames for
+// proto field names, UseEnumNumbers for enums as numbers, EmitUnpopulated
+// false to omit default values. Resolver defaults to the gateway's types
+// (WithTypes).
+func WithMarshalOptions(o protojson.MarshalOptions) Option {
+	return optionFunc(func(c *config) { c.marshal = o })
+}
+
+// WithUnmarshalOptions sets how JSON request bodies are read. The default
+// is protojson.UnmarshalOptions{DiscardUnknown: true}: unknown fields and
+// unknown enum names are ignored. Set DiscardUnknown false to reject them.
+func WithUnmarshalOptions(o protojson.UnmarshalOptions) Option {
+	return optionFunc(func(c *config) { c.unmarshal = o })
+}
+
+// WithCodec registers c for mediaType (e.g. "application/yaml"), for both
+// request bodies (by Content-Type) and responses (by Accept). It replaces
+// a built-in codec of the same media type.
+func WithCodec(mediaType string, c Codec) Option {
+	return optionFunc(func(cfg *config) {
+		cfg.codecs = append(cfg.codecs, namedCodec{mediaType: strings.ToLower(mediaType), codec: c})
+	})
+}
+
+// WithErrorHandler replaces the function that writes every error response:
+// errors from methods, and the gateway's own (no route, wrong method, bad
+// input, limits). The default is DefaultErrorHandler.
+func WithErrorHandler(h ErrorHandler) Option {
+	return optionFunc(func(c *config) { c.errorHandler = h })
+}
+
+// WithIgnoreUnknownQueryParameters drops query parameters that name no
+// field. By default they are rejected with 400 INVALID_ARGUMENT.
+func WithIgnoreUnknownQueryParameters() Option {
+	return optionFunc(func(c *config) { c.ignoreUnknown = true })
+}
+
+// WithIgnoredQueryParameters names query parameters that are always
+// dropped, such as "api_key" or "access_token".
+func WithIgnoredQueryParameters(names ...string) Option {
+	return optionFunc(func(c *config) { c.ignoredQuery = append(c.ignoredQuery, names...) })
+}
+
+// WithLiteralPlusInQuery keeps '+' in query values as '+'. By default it
+// is a space, as in HTML forms and grpc-gateway; send %2B for a plus.
+func WithLiteralPlusInQuery() Option {
+	return optionFunc(func(c *config) { c.literalPlus = true })
+}
+
+// WithPathUnescaping sets how multi-segment path variables are decoded.
+// The default is UnescapeAllExceptSlash.
+func WithPathUnescaping(mode PathUnescaping) Option {
+	return optionFunc(func(c *config) {
+		switch mode {
+		case UnescapeAllExceptReserved:
+			c.unescape = route.UnescapeAllExceptReserved
+		case UnescapeAll:
+			c.unescape = route.UnescapeAll
+		default:
+			c.unescape = route.UnescapeAllExceptSlash
+		}
+	})
+}
+
+// WithStrictTrailingSlash makes a trailing slash significant. By default
+// trailing slashes are ignored: /v1/books/ is /v1/books.
+func WithStrictTrailingSlash() Option {
+	return optionFunc(func(c *config) { c.strictSlash = true })
+}
+
+// WithSuccessStatus sets the HTTP status of a successful response of one
+// method, named "pkg.Service/Method" (a leading "/" is allowed), e.g. 201
+// for a create or 204 for a delete (204 sends no body). The default is 200.
+func WithSuccessStatus(method string, code int) Option {
+	return optionFunc(func(c *config) {
+		if c.successStatus == nil {
+			c.successStatus = map[string]int{}
+		}
+		c.successStatus["/"+strings.TrimPrefix(method, "/")] = code
+	})
+}
+
+// WithMaxRequestBodySize limits request bodies to n bytes; a larger one
+// gets 413 with a RESOURCE_EXHAUSTED status, and no more than n+1 bytes
+// are read. The default is 4 MiB; n <= 0 removes the limit.
+func WithMaxRequestBodySize(n int64) Option {
+	return optionFunc(func(c *config) { c.maxBody = n })
+}
+
+// WithMaxJSONDepth limits the nesting of objects and arrays in a JSON
+// request body; deeper input gets 400. The default is 100.
+func WithMaxJSONDepth(n int) Option {
+	return optionFunc(func(c *config) { c.maxDepth = n })
+}
+
+// WithIncomingHeaderMatcher decides which request headers become incoming
+// metadata, and under which keys. The default is DefaultHeaderMatcher.
+// Hop-by-hop headers are dropped whatever the matcher says.
+func WithIncomingHeaderMatcher(m HeaderMatcher) Option {
+	return optionFunc(func(c *config) { c.incoming = m })
+}
+
+// WithOutgoingHeaderMatcher decides which header metadata set by a method
+// become response headers, and under which header names. By default key
+// k becomes Grpc-Metadata-K.
+func WithOutgoingHeaderMatcher(m HeaderMatcher) Option {
+	return optionFunc(func(c *config) { c.outgoingHeader = m })
+}
+
+// WithOutgoingTrailerMatcher decides which trailer metadata become HTTP
+// trailers (sent only when the request says "TE: trailers"), and under
+// which names. By default key k becomes Grpc-Trailer-K.
+func WithOutgoingTrailerMatcher(m HeaderMatcher) Option {
+	return optionFunc(func(c *config) { c.outgoingTrailer = m })
+}
+
+// WithMiddleware wraps every request the gateway serves, method routes,
+// custom routes and routing errors alike. The first middleware given is
+// the outermost.
+func WithMiddleware(mw ...func(http.Handler) http.Handler) Option {
+	return optionFunc(func(c *config) { c.middleware = append(c.middleware, mw...) })
+}
+
+// WithFiles sets where RegisterService looks up service descriptors. The
+// default is protoregistry.GlobalFiles, which generated code fills.
+func WithFiles(files *protoregistry.Files) Option {
+	return optionFunc(func(c *config) { c.files = files })
+}
+
+// WithTypes sets the types used to resolve google.protobuf.Any values in
+// JSON, error details included. The default is protoregistry.GlobalTypes.
+func WithTypes(types *protoregistry.Types) Option {
+	return optionFunc(func(c *config) { c.types = types })
+}
+
+// WithoutFieldMaskDerivation turns off grpc-gateway's PATCH convenience.
+// By default, when a PATCH rule's body names a field, the request has
+// exactly one google.protobuf.FieldMask field and the client did not set
+// it, the mask is derived from the keys present in the JSON body, so that
+// partial updates stay partial.
+func WithoutFieldMaskDerivation() Option {
+	return optionFunc(func(c *config) { c.deriveMask = false })
+}
+
+// WithPanicHandler is called with the method, the value and the stack of
+// every panic the gateway recovers from a method handler (the client gets
+// 500 INTERNAL). By default the panic is logged with log/slog.
+func WithPanicHandler(h func(method string, value any, stack []byte)) Option {
+	return optionFunc(func(c *config) { c.panicHook = h })
+}

@@ -1,0 +1,136 @@
+package protorest
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/codec"
+)
+
+// render writes a successful response: the message (or its response_body
+// field) in the negotiated codec, raw bytes for google.api.HttpBody, the
+// method's success status, and trailer metadata as HTTP trailers when the
+// client asked for them with "TE: trailers".
+func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg proto.Message, out int, trailer metadata.MD) {
+	pm := msg.ProtoReflect()
+	var body []byte
+	var err error
+	contentType := g.codecs.types[out]
+	target := pm
+	if b.response.path != nil {
+		target = pm.Get(b.response.path[0]).Message()
+	}
+	switch {
+	case b.response.raw != nil:
+		contentType = target.Get(b.response.raw.contentType).String()
+		if contentType == "" {
+			contentType = codec.MediaOctetStream
+		}
+		body = target.Get(b.response.raw.data).Bytes()
+	case b.response.path == nil:
+		body, err = g.codecs.list[out].Marshal(msg)
+	default:
+		fd := b.response.path[0]
+		if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
+			body, err = g.codecs.list[out].Marshal(target.Interface())
+		} else {
+			contentType = codec.MediaJSON
+			body, err = g.marshalFieldJSON(pm, fd)
+		}
+	}
+	if err != nil {
+		g.writeError(w, r, status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err)))
+		return
+	}
+
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	sendTrailers := len(trailer) > 0 && acceptsTrailers(r)
+	if sendTrailers {
+		// Declared before the header is written, or an HTTP/1.1 server
+		// sends a short response with a Content-Length and no trailers.
+		declareTrailers(h, trailer, g.cfg.outgoingTrailer)
+	} else if b.status != http.StatusNoContent {
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(b.status)
+	if b.status != http.StatusNoContent && r.Method != http.MethodHead {
+		w.Write(body)
+	}
+	if sendTrailers {
+		writeMetadata(h, trailer, g.cfg.outgoingTrailer, "")
+	}
+}
+
+// marshalFieldJSON renders one non-message field of m as its own JSON
+// value (response_body naming a repeated, map or scalar field).
+func (g *Gateway) marshalFieldJSON(m protoreflect.Message, fd protoreflect.FieldDescriptor) ([]byte, error) {
+	tmp := m.New()
+	if m.Has(fd) {
+		tmp.Set(fd, m.Get(fd))
+	}
+	opts := g.codecs.json.MarshalOptions
+	opts.EmitUnpopulated = true
+	whole, err := opts.Marshal(tmp.Interface())
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(whole, &fields); err != nil {
+		return nil, err
+	}
+	key := fd.JSONName()
+	if opts.UseProtoNames {
+		key = string(fd.Name())
+	}
+	return fields[key], nil
+}
+
+func declareTrailers(h http.Header, md metadata.MD, matcher HeaderMatcher) {
+	for k := range md {
+		if name, ok := matcher(k); ok {
+			h.Add("Trailer", http.CanonicalHeaderKey(name))
+		}
+	}
+}
+
+func acceptsTrailers(r *http.Request) bool {
+	for _, v := range r.Header.Values("Te") {
+		for part := range strings.SplitSeq(v, ",") {
+			if t, _, _ := strings.Cut(part, ";"); strings.EqualFold(strings.TrimSpace(t), "trailers") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deriveMask sets the request's field mask from the keys of the JSON
+// body, for a PATCH whose client sent no mask.
+func (q *request) deriveMask(pm protoreflect.Message) error {
+	bodyMsg := q.b.body.path[len(q.b.body.path)-1].Message()
+	if bodyMsg == nil || q.b.body.raw != nil {
+		return nil
+	}
+	paths, err := bind.DeriveFieldMask(bodyMsg, q.body)
+	if err != nil {
+		return bodyError(err)
+	}
+	mask := &fieldmaskpb.FieldMask{Paths: paths}
+	mv := pm.NewField(q.b.mask).Message()
+	proto.Merge(mv.Interface(), mask)
+	pm.Set(q.b.mask, protoreflect.ValueOfMessage(mv))
+	return nil
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,301 @@
+package protorest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/invoke"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// serveUnary runs one unary call: negotiate, read the body, bind, invoke,
+// render.
+func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
+	if b.streaming {
+		g.writeError(w, r, status.Error(codes.Unimplemented, "streaming methods are not served over HTTP yet"))
+		return
+	}
+	in, out := g.negotiate(r)
+
+	var body []byte
+	if b.body.kind != bodyNone {
+		buf := bufferPool.Get().(*bytes.Buffer)
+		defer putBuffer(buf)
+		if err := g.readBody(r, buf); err != nil {
+			g.writeError(w, r, err)
+			return
+		}
+		body = buf.Bytes()
+	}
+
+	ctx, cancel, stream, err := g.callContext(r, b.fullMethod)
+	if cancel != nil {
+		defer cancel()
+	}
+	if err != nil {
+		g.writeError(w, r, err)
+		return
+	}
+	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
+	resp, err := invoke.Unary(ctx, b.handler, b.srv, req.decode, g.interceptor, b.fullMethod, g.cfg.panicHook)
+	header, trailer := stream.Finish()
+	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
+	if err != nil {
+		g.writeError(w, r, err)
+		return
+	}
+	msg, ok := resp.(proto.Message)
+	if !ok {
+		g.writeError(w, r, status.Errorf(codes.Internal, "method %s returned %T, not a message", b.fullMethod, resp))
+		return
+	}
+	g.render(w, r, b, msg, out, trailer)
+}
+
+// negotiate picks the request codec (Content-Type; JSON when missing or
+// unknown) and the response codec (the best Accept match; the request's
+// when Accept is absent; JSON when Accept names nothing supported).
+func (g *Gateway) negotiate(r *http.Request) (in, out int) {
+	in = negotiate.Index(g.codecs.types, r.Header.Get("Content-Type"))
+	if in < 0 {
+		in = 0
+	}
+	out = in
+	if accept := r.Header.Get("Accept"); accept != "" {
+		out = negotiate.Accept(g.codecs.types, accept, in)
+		if out < 0 {
+			out = 0
+		}
+	}
+	return in, out
+}
+
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBuffer returns buf to the pool unless it grew too large to keep.
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 1<<20 {
+		return
+	}
+	buf.Reset()
+	bufferPool.Put(buf)
+}
+
+// readBody reads the request body into buf, never more than the limit
+// plus one byte.
+func (g *Gateway) readBody(r *http.Request, buf *bytes.Buffer) error {
+	limit := g.cfg.maxBody
+	if limit > 0 && r.ContentLength > limit {
+		return tooLarge(limit)
+	}
+	var src io.Reader = r.Body
+	if limit > 0 {
+		src = io.LimitReader(r.Body, limit+1)
+	}
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	if _, err := buf.ReadFrom(src); err != nil {
+		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
+	}
+	if limit > 0 && int64(buf.Len()) > limit {
+		return tooLarge(limit)
+	}
+	return nil
+}
+
+func tooLarge(limit int64) error {
+	return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
+		"request body larger than the limit of "+formatBytes(limit))
+}
+
+// callContext derives the context a method sees: the request's, with
+// incoming metadata, the Grpc-Timeout deadline, the transport stream and
+// the peer.
+func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Context, context.CancelFunc, *invoke.Stream, error) {
+	md, err := g.incomingMetadata(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx := metadata.NewIncomingContext(r.Context(), md)
+	ctx, cancel, err := withTimeout(ctx, r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stream := invoke.NewStream(fullMethod)
+	ctx = invoke.NewContext(ctx, stream)
+	ctx = peer.NewContext(ctx, peerOf(r))
+	return ctx, cancel, stream, nil
+}
+
+func peerOf(r *http.Request) *peer.Peer {
+	p := &peer.Peer{Addr: remoteAddr(r.RemoteAddr)}
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		p.LocalAddr = a
+	}
+	return p
+}
+
+func remoteAddr(s string) net.Addr {
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return net.TCPAddrFromAddrPort(ap)
+	}
+	return stringAddr(s)
+}
+
+// stringAddr is a remote address that is not host:port (a Unix socket, a
+// test's made-up address).
+type stringAddr string
+
+func (a stringAddr) Network() string { return "unknown" }
+func (a stringAddr) String() string  { return string(a) }
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return itoa64(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return itoa64(n>>10) + " KiB"
+	}
+	return itoa64(n) + " bytes"
+}
+
+// request is one call's binding state; its decode method is the dec
+// function the generated handler calls with a new request message.
+type request struct {
+	g    *Gateway
+	r    *http.Request
+	b    *binding
+	m    *route.Match[*endpoint]
+	body []byte
+	in   Codec
+}
+
+// decode fills v, the method's request message: body first, then path
+// variables (the path wins over the body), then query parameters (which
+// may not touch what the path or body bound).
+func (q *request) decode(v any) error {
+	msg, ok := v.(proto.Message)
+	if !ok {
+		return status.Errorf(codes.Internal, "request type %T is not a message", v)
+	}
+	pm := msg.ProtoReflect()
+	if err := q.decodeBody(pm); err != nil {
+		return err
+	}
+	for i, pv := range q.b.vars {
+		raw := q.m.RawVar(i)
+		var val string
+		var err error
+		if pv.multi {
+			val, err = route.UnescapeMulti(raw, q.g.cfg.unescape)
+		} else {
+			val, err = route.UnescapeSegment(raw)
+		}
+		if err != nil {
+			return status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", pv.field.String(), codec.Quote(raw))
+		}
+		if err := pv.field.SetPathValue(pm, val); err != nil {
+			return err
+		}
+	}
+	if raw := q.r.URL.RawQuery; raw != "" {
+		if err := q.b.query.Bind(pm, raw); err != nil {
+			return err
+		}
+	}
+	if q.b.mask != nil && !pm.Has(q.b.mask) && len(q.body) > 0 {
+		return q.deriveMask(pm)
+	}
+	return nil
+}
+
+func (q *request) decodeBody(pm protoreflect.Message) error {
+	bp := &q.b.body
+	if bp.kind == bodyNone {
+		return nil
+	}
+	if bp.raw == nil && codecIsBlank(q.body) {
+		return nil
+	}
+	target := pm
+	var leaf protoreflect.FieldDescriptor
+	if bp.kind == bodyField {
+		for _, fd := range bp.path[:len(bp.path)-1] {
+			target = target.Mutable(fd).Message()
+		}
+		leaf = bp.path[len(bp.path)-1]
+	}
+	if bp.raw != nil {
+		if leaf != nil {
+			target = target.Mutable(leaf).Message()
+		}
+		target.Set(bp.raw.contentType, protoreflect.ValueOfString(q.r.Header.Get("Content-Type")))
+		target.Set(bp.raw.data, protoreflect.ValueOfBytes(bytes.Clone(q.body)))
+		return nil
+	}
+	if leaf == nil {
+		return q.unmarshal(q.body, pm.Interface())
+	}
+	if leaf.Message() != nil && !leaf.IsList() && !leaf.IsMap() {
+		sub := target.NewField(leaf).Message()
+		if err := q.unmarshal(q.body, sub.Interface()); err != nil {
+			return err
+		}
+		target.Set(leaf, protoreflect.ValueOfMessage(sub))
+		return nil
+	}
+	// A scalar, repeated or map body field: its JSON value, read as the
+	// only member of an object of the enclosing message.
+	tmp := target.New()
+	wrapped := make([]byte, 0, len(q.body)+len(leaf.Name())+5)
+	wrapped = append(wrapped, '{', '"')
+	wrapped = append(wrapped, leaf.Name()...)
+	wrapped = append(wrapped, '"', ':')
+	wrapped = append(wrapped, q.body...)
+	wrapped = append(wrapped, '}')
+	if err := q.g.codecs.json.Unmarshal(wrapped, tmp.Interface()); err != nil {
+		return bodyError(err)
+	}
+	if tmp.Has(leaf) {
+		target.Set(leaf, tmp.Get(leaf))
+	}
+	return nil
+}
+
+func (q *request) unmarshal(data []byte, m proto.Message) error {
+	if err := q.in.Unmarshal(data, m); err != nil {
+		return bodyError(err)
+	}
+	return nil
+}
+
+func bodyError(err error) error {
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	return status.Error(codes.InvalidArgument, "invalid request body: "+codec.CleanError(err))
+}
+
+func codecIsBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
