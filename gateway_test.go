@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 
@@ -451,5 +452,47 @@ func TestErrorHandler(t *testing.T) {
 		if resp := do(t, gw, tt.method, tt.target, ""); resp.code != tt.code || resp.body != tt.want {
 			t.Errorf("%s %s: %d %s", tt.method, tt.target, resp.code, resp.body)
 		}
+	}
+}
+
+// textCodec is a user codec: the protobuf text format.
+type textCodec struct{}
+
+func (textCodec) Marshal(m proto.Message) ([]byte, error) { return prototext.Marshal(m) }
+func (textCodec) Unmarshal(b []byte, m proto.Message) error {
+	return prototext.Unmarshal(b, m)
+}
+
+func TestUserCodec(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{reply: func(_ string, req proto.Message) (proto.Message, error) { return req, nil }}
+	gw := newFixture(t, "A", rec, protorest.WithCodec("Text/X-Protobuf", textCodec{}))
+	resp := do(t, gw, "POST", "/v1/probes", `name: "t" i32: 3`, "Content-Type", "text/x-protobuf; charset=utf-8")
+	if resp.code != 200 || resp.header.Get("Content-Type") != "text/x-protobuf" {
+		t.Fatalf("status %d type %q: %s", resp.code, resp.header.Get("Content-Type"), resp.body)
+	}
+	got := &confv1.Probe{}
+	if err := prototext.Unmarshal([]byte(resp.body), got); err != nil || got.GetName() != "t" || got.GetI32() != 3 {
+		t.Errorf("response %q: %v", resp.body, err)
+	}
+	resp = do(t, gw, "POST", "/v1/probes", `{"name":"j"}`, "Accept", "text/x-protobuf")
+	if resp.code != 200 || !strings.Contains(resp.body, `name:`) {
+		t.Errorf("JSON in, text out: %d %q", resp.code, resp.body)
+	}
+}
+
+func TestRejectUnknownFields(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	strict := newFixture(t, "A", rec, protorest.WithUnmarshalOptions(protojson.UnmarshalOptions{}))
+	if resp := do(t, strict, "POST", "/v1/probes", `{"bogus":1}`); resp.code != 400 || !strings.Contains(resp.body, "bogus") {
+		t.Errorf("strict: %d %s", resp.code, resp.body)
+	}
+	if resp := do(t, strict, "POST", "/v1/probes", `{"color":"Green"}`); resp.code != 400 {
+		t.Errorf("strict enum: %d %s", resp.code, resp.body)
+	}
+	lenient := newFixture(t, "A", rec)
+	if resp := do(t, lenient, "POST", "/v1/probes", `{"bogus":{"x":[1]},"name":"n"}`); resp.code != 200 {
+		t.Errorf("R43 lenient: %d %s", resp.code, resp.body)
 	}
 }
