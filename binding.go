@@ -25,6 +25,7 @@ type binding struct {
 	response      responsePlan
 	status        int
 	mask          protoreflect.FieldDescriptor // PATCH field-mask derivation target, or nil
+	maskDeriver   *bind.MaskDeriver            // reads the body's keys, when mask is set
 }
 
 type pathVar struct {
@@ -139,7 +140,10 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		LiteralPlus:   g.cfg.literalPlus,
 	})
 	if g.cfg.deriveMask && method == "PATCH" && b.body.kind == bodyField {
-		b.mask = soleFieldMask(b.input)
+		if bodyMsg := b.body.path[len(b.body.path)-1].Message(); bodyMsg != nil && b.body.raw == nil {
+			b.mask = soleFieldMask(b.input)
+			b.maskDeriver = bind.NewMaskDeriver(bodyMsg)
+		}
 	}
 	return &route.Entry[*endpoint]{
 		Method:   method,

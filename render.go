@@ -11,9 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
-	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/codec"
 )
 
@@ -113,24 +111,6 @@ func acceptsTrailers(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// deriveMask sets the request's field mask from the keys of the JSON
-// body, for a PATCH whose client sent no mask.
-func (q *request) deriveMask(pm protoreflect.Message) error {
-	bodyMsg := q.b.body.path[len(q.b.body.path)-1].Message()
-	if bodyMsg == nil || q.b.body.raw != nil {
-		return nil
-	}
-	paths, err := bind.DeriveFieldMask(bodyMsg, q.body)
-	if err != nil {
-		return bodyError(err)
-	}
-	mask := &fieldmaskpb.FieldMask{Paths: paths}
-	mv := pm.NewField(q.b.mask).Message()
-	proto.Merge(mv.Interface(), mask)
-	pm.Set(q.b.mask, protoreflect.ValueOfMessage(mv))
-	return nil
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
