@@ -143,6 +143,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		if bodyMsg := b.body.path[len(b.body.path)-1].Message(); bodyMsg != nil && b.body.raw == nil {
 			b.mask = soleFieldMask(b.input)
 			b.maskDeriver = bind.NewMaskDeriver(bodyMsg)
+			b.maskDeriver.RejectUnknown = true
 		}
 	}
 	return &route.Entry[*endpoint]{

@@ -170,6 +170,9 @@ var conformanceCases = []confCase{
 	// from the body's keys, unless the client set it.
 	{id: "C126", method: "PATCH", target: "/v1/probes/abc", body: `{"s":"b","deeper":{"i":1}}`, rpc: "UpdateProbe", want: `name: "abc" inner {s: "b" deeper {i: 1}} mask {paths: ["deeper.i", "s"]}`},
 	{id: "C126/client mask", method: "PATCH", target: "/v1/probes/abc?mask=s", body: `{"s":"b","i":2}`, rpc: "UpdateProbe", want: `name: "abc" inner {s: "b" i: 2} mask {paths: "s"}`},
+	{id: "C126/unknown key", method: "PATCH", target: "/v1/probes/abc", body: `{"ss":"typo"}`, status: 400, bodyHas: `\"ss\"`},
+	{id: "C126/empty mask", method: "PATCH", target: "/v1/probes/abc?mask=", body: `{"s":"b"}`, rpc: "UpdateProbe", want: `name: "abc" inner {s: "b"} mask {paths: "s"}`},
+	{id: "C126/binary body", method: "PATCH", target: "/v1/probes/abc", body: "\x0a\x01b", headers: []string{"Content-Type", "application/proto"}, rpc: "UpdateProbe", want: `name: "abc" inner {s: "b"}`},
 	{id: "C126/off", opts: []protorest.Option{protorest.WithoutFieldMaskDerivation()}, method: "PATCH", target: "/v1/probes/abc", body: `{"s":"b"}`, rpc: "UpdateProbe", want: `name: "abc" inner {s: "b"}`},
 
 	// 8. Request body.

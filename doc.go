@@ -55,8 +55,10 @@
 // convert. grpc-gateway silently ignores the first and third.
 //
 // A PATCH whose body is a field and whose request has one FieldMask field
-// that the client left unset gets the mask derived from the JSON keys of
-// the body, as grpc-gateway does (WithoutFieldMaskDerivation turns it off).
+// that the client left unset (or empty) gets the mask derived from the
+// JSON keys of the body, as grpc-gateway does; a key that names no field
+// is then a 400, so that a typo cannot widen an update. Binary bodies get
+// no derived mask. WithoutFieldMaskDerivation turns this off.
 //
 // # Content types
 //
@@ -79,8 +81,9 @@
 //
 // with the HTTP status from the gRPC code (HTTPStatusFromCode), also for
 // the errors the gateway makes itself: bad JSON, a bad path value, an
-// unknown parameter, no route. An error that wraps a status keeps it; any
-// other error is UNKNOWN (500). A panic in a method that no interceptor
+// unknown parameter, no route. An error that wraps a status keeps it;
+// context.Canceled and context.DeadlineExceeded become CANCELLED (499) and
+// DEADLINE_EXCEEDED (504); any other error is UNKNOWN (500). A panic in a method that no interceptor
 // recovers is a 500 INTERNAL, never a crashed server. WithErrorHandler
 // replaces the writer for all of them. A 401 carries WWW-Authenticate.
 //

@@ -101,7 +101,7 @@ type invoker struct {
 	streaming  bool
 }
 
-// Rule returns the google.api.http rule of a method, or nil.
+// httpRule returns the google.api.http rule of a method, or nil.
 func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {
 	opts := md.Options()
 	if opts == nil || !proto.HasExtension(opts, annotations.E_Http) {

@@ -218,7 +218,7 @@ func (q *request) decode(v any) error {
 			return err
 		}
 	}
-	if q.b.mask != nil && !pm.Has(q.b.mask) && len(q.body) > 0 {
+	if q.b.mask != nil && q.in == Codec(q.g.codecs.json) && !codecIsBlank(q.body) && maskIsEmpty(pm, q.b.mask) {
 		return q.deriveMask(pm)
 	}
 	return nil

@@ -20,6 +20,10 @@ var maskPlans sync.Map // protoreflect.MessageDescriptor → *MaskDeriver
 // concurrent use.
 type MaskDeriver struct {
 	root *maskNode
+	// RejectUnknown makes a key that names no field an error instead of
+	// being skipped, as grpc-gateway does: a mask derived without it would
+	// silently leave out what the client meant to update.
+	RejectUnknown bool
 }
 
 // NewMaskDeriver builds the key tables for message md and the messages
@@ -30,7 +34,8 @@ func NewMaskDeriver(md protoreflect.MessageDescriptor) *MaskDeriver {
 
 // maskNode is one message type's key table for DeriveFieldMask.
 type maskNode struct {
-	names nameTable[*maskField] // json_name first, then proto name
+	message protoreflect.FullName
+	names   nameTable[*maskField] // json_name first, then proto name
 }
 
 type maskField struct {
@@ -128,6 +133,8 @@ func (d *MaskDeriver) object(sc *scanner, node *maskNode, blind bool, prefix str
 			name, child, childBlind = f.name, f.child, f.blind
 		}
 		switch {
+		case name == "" && !blind && d.RejectUnknown:
+			return &UnknownKeyError{Key: string(key), Message: node.message}
 		case name == "" && !blind: // unknown key: skipped
 			err = sc.skip(depth + 1)
 		case sc.peek() == '{' && (child != nil || childBlind) && !sc.emptyObject():
@@ -157,7 +164,7 @@ func buildMaskNode(md protoreflect.MessageDescriptor, nodes map[protoreflect.Ful
 	if n, ok := nodes[md.FullName()]; ok {
 		return n
 	}
-	n := &maskNode{}
+	n := &maskNode{message: md.FullName()}
 	nodes[md.FullName()] = n
 	fields := md.Fields()
 	all := make([]*maskField, fields.Len())
@@ -201,4 +208,15 @@ func join(prefix, name string) string {
 		return name
 	}
 	return prefix + "." + name
+}
+
+// UnknownKeyError reports a JSON key that names no field of Message, from
+// a MaskDeriver with RejectUnknown set.
+type UnknownKeyError struct {
+	Key     string
+	Message protoreflect.FullName
+}
+
+func (e *UnknownKeyError) Error() string {
+	return "no field " + quote(e.Key) + " in message " + string(e.Message)
 }

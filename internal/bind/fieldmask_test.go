@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -65,5 +66,22 @@ func TestMaskDeriverMatchesDeriveFieldMask(t *testing.T) {
 	b, errB := DeriveFieldMask(fx.inner, body)
 	if errA != nil || errB != nil || !slices.Equal(a, b) || strings.Join(a, ",") != "deeper.i,s" {
 		t.Errorf("Derive = %q, %v; DeriveFieldMask = %q, %v", a, errA, b, errB)
+	}
+}
+
+func TestMaskDeriverRejectUnknown(t *testing.T) {
+	t.Parallel()
+	fx := fixture()
+	d := NewMaskDeriver(fx.inner)
+	d.RejectUnknown = true
+	for _, body := range []string{`{"s":"a","typo":1}`, `{"deeper":{"nope":true}}`} {
+		_, err := d.Derive([]byte(body))
+		var uk *UnknownKeyError
+		if !errors.As(err, &uk) {
+			t.Errorf("Derive(%s) err = %v, want an UnknownKeyError", body, err)
+		}
+	}
+	if paths, err := d.Derive([]byte(`{"s":"a","deeper":{"i":2}}`)); err != nil || strings.Join(paths, ",") != "deeper.i,s" {
+		t.Errorf("known keys: %q, %v", paths, err)
 	}
 }
