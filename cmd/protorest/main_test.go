@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is an io.Writer safe to read while the demo writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args       []string
+		code       int
+		out, errIn string
+	}{
+		{args: nil, code: 2, errIn: "Usage:"},
+		{args: []string{"--help"}, code: 0, out: "demo"},
+		{args: []string{"demo", "-h"}, code: 0, errIn: "Usage: protorest demo"},
+		{args: []string{"nope"}, code: 2, errIn: `unknown command "nope"`},
+		{args: []string{"demo", "extra"}, code: 1, errIn: `unexpected argument "extra"`},
+		{args: []string{"demo", "-http", "256.0.0.1:bad"}, code: 1, errIn: "protorest demo:"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr syncBuffer
+		code := run(context.Background(), tt.args, &stdout, &stderr)
+		if code != tt.code || !strings.Contains(stdout.String(), tt.out) || !strings.Contains(stderr.String(), tt.errIn) {
+			t.Errorf("run(%q) = %d\nstdout: %s\nstderr: %s", tt.args, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+func TestDemoServesAndStops(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() { done <- run(ctx, []string{"demo", "-grpc", "127.0.0.1:0", "-http", "127.0.0.1:0"}, &stdout, &stderr) }()
+
+	addr := regexp.MustCompile(`HTTP/JSON (\S+)`)
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); base == ""; {
+		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
+			base = "http://" + m[1]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo printed no address; stderr: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	resp, err := http.Post(base+"/api/v1/example/upper", "application/json", strings.NewReader(`{"msg":"hello"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != `{"msg":"HELLO"}` {
+		t.Errorf("upper: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d; stderr: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the demo did not stop")
+	}
+}
