@@ -59,7 +59,9 @@ func TestDemoServesAndStops(t *testing.T) {
 	defer cancel()
 	var stdout, stderr syncBuffer
 	done := make(chan int)
-	go func() { done <- run(ctx, []string{"demo", "-grpc", "127.0.0.1:0", "-http", "127.0.0.1:0"}, &stdout, &stderr) }()
+	go func() {
+		done <- run(ctx, []string{"demo", "-grpc", "127.0.0.1:0", "-http", "127.0.0.1:0"}, &stdout, &stderr)
+	}()
 
 	addr := regexp.MustCompile(`HTTP/JSON (\S+)`)
 	var base string
