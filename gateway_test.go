@@ -496,3 +496,33 @@ func TestRejectUnknownFields(t *testing.T) {
 		t.Errorf("R43 lenient: %d %s", resp.code, resp.body)
 	}
 }
+
+// TestTrailersHTTP2 checks trailer metadata over HTTP/2 as well as
+// HTTP/1.1 (TestMetadata).
+func TestTrailersHTTP2(t *testing.T) {
+	t.Parallel()
+	setTrailer := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		grpc.SetTrailer(ctx, metadata.Pairs("x-t", "2"))
+		return h(ctx, req)
+	}
+	gw := newFixture(t, "A", &recorder{}, protorest.WithUnaryInterceptors(setTrailer))
+	srv := httptest.NewUnstartedServer(gw)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
+	req.Header.Set("Te", "trailers")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.ProtoMajor != 2 || resp.StatusCode != 200 {
+		t.Fatalf("proto %d status %d err %v: %s", resp.ProtoMajor, resp.StatusCode, err, body)
+	}
+	if got := resp.Trailer.Get("Grpc-Trailer-X-T"); got != "2" {
+		t.Errorf("trailer = %q (trailers %v)", got, resp.Trailer)
+	}
+}
