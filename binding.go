@@ -48,7 +48,8 @@ type bodyPlan struct {
 }
 
 type responsePlan struct {
-	path []protoreflect.FieldDescriptor // response_body, or nil for the whole message
+	path      []protoreflect.FieldDescriptor // response_body, or nil for the whole message
+	isMessage bool                           // response_body names a singular message field
 	raw  *httpBodyFields                // the rendered message is google.api.HttpBody
 }
 
@@ -127,7 +128,8 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 			return nil, fmt.Errorf("response_body %q: must name a top-level field", rb)
 		}
 		b.response.path = fds
-		if last := fds[0]; !last.IsList() && !last.IsMap() {
+		if last := fds[0]; last.Message() != nil && !last.IsList() && !last.IsMap() {
+			b.response.isMessage = true
 			b.response.raw = httpBodyOf(last.Message())
 		}
 	} else {

@@ -111,9 +111,14 @@ func DefaultErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	code := HTTPStatus(err)
 	body := appendStatusJSON(nil, st, protojson.MarshalOptions{})
 	h := w.Header()
-	h.Del("Content-Length")
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if h.Get("Trailer") == "" {
+		// With trailers declared the body goes chunked (HTTP/1.1), which a
+		// Content-Length would prevent.
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	} else {
+		h.Del("Content-Length")
+	}
 	if code == http.StatusUnauthorized {
 		h.Set("WWW-Authenticate", st.Message())
 	}

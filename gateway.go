@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/route"
@@ -161,4 +162,18 @@ func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.
 // writeError sends err through the error handler.
 func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	g.cfg.errorHandler(w, r, err)
+}
+
+// writeErrorWithTrailers sends err through the error handler, and the
+// method's trailer metadata as HTTP trailers when the client accepts
+// them, as on success.
+func (g *Gateway) writeErrorWithTrailers(w http.ResponseWriter, r *http.Request, err error, trailer metadata.MD) {
+	send := len(trailer) > 0 && acceptsTrailers(r)
+	if send {
+		declareTrailers(w.Header(), trailer, g.cfg.outgoingTrailer)
+	}
+	g.cfg.errorHandler(w, r, err)
+	if send {
+		writeMetadata(w.Header(), trailer, g.cfg.outgoingTrailer, "")
+	}
 }

@@ -2,6 +2,7 @@ package protorest
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"google.golang.org/grpc"
@@ -165,7 +166,11 @@ func WithStrictTrailingSlash() Option {
 // WithSuccessStatus sets the HTTP status of a successful response of one
 // method, named "pkg.Service/Method" (a leading "/" is allowed), e.g. 201
 // for a create or 204 for a delete (204 sends no body). The default is 200.
+// It panics if code is not a 2xx status.
 func WithSuccessStatus(method string, code int) Option {
+	if code < 200 || code > 299 {
+		panic("protorest: WithSuccessStatus(" + method + "): " + strconv.Itoa(code) + " is not a success status (2xx)")
+	}
 	return optionFunc(func(c *config) {
 		if c.successStatus == nil {
 			c.successStatus = map[string]int{}

@@ -25,7 +25,7 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 	var err error
 	contentType := g.codecs.types[out]
 	target := pm
-	if b.response.path != nil {
+	if b.response.path != nil && b.response.isMessage {
 		target = pm.Get(b.response.path[0]).Message()
 	}
 	switch {
@@ -37,14 +37,11 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 		body = target.Get(b.response.raw.data).Bytes()
 	case b.response.path == nil:
 		body, err = g.codecs.list[out].Marshal(msg)
+	case b.response.isMessage:
+		body, err = g.codecs.list[out].Marshal(target.Interface())
 	default:
-		fd := b.response.path[0]
-		if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
-			body, err = g.codecs.list[out].Marshal(target.Interface())
-		} else {
-			contentType = codec.MediaJSON
-			body, err = g.marshalFieldJSON(pm, fd)
-		}
+		contentType = codec.MediaJSON
+		body, err = g.marshalFieldJSON(pm, b.response.path[0])
 	}
 	if err != nil {
 		g.writeError(w, r, status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err)))

@@ -3,10 +3,12 @@ package protorest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -52,10 +54,15 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 	}
 	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
 	resp, err := invoke.Unary(ctx, b.handler, b.srv, req.decode, g.interceptor, b.fullMethod, g.cfg.panicHook)
+	if err == nil && ctx.Err() != nil {
+		// As on a grpc.Server: a call whose deadline passed (or whose
+		// client left) fails, whatever the handler returned.
+		err = status.FromContextError(ctx.Err()).Err()
+	}
 	header, trailer := stream.Finish()
 	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
 	if err != nil {
-		g.writeError(w, r, err)
+		g.writeErrorWithTrailers(w, r, err, trailer)
 		return
 	}
 	msg, ok := resp.(proto.Message)
@@ -75,13 +82,30 @@ func (g *Gateway) negotiate(r *http.Request) (in, out int) {
 		in = 0
 	}
 	out = in
-	if accept := r.Header.Get("Accept"); accept != "" {
+	if accept := headerList(r.Header, "Accept"); accept != "" {
 		out = negotiate.Accept(g.codecs.types, accept, in)
 		if out < 0 {
 			out = 0
 		}
 	}
 	return in, out
+}
+
+// maxPresize caps how much of a declared Content-Length is allocated
+// before the bytes arrive.
+const maxPresize = 64 << 10
+
+// headerList returns the values of a list-valued header as one list:
+// repeated header lines combine as if joined with commas (RFC 9110 §5.3).
+func headerList(h http.Header, key string) string {
+	vs := h.Values(key)
+	switch len(vs) {
+	case 0:
+		return ""
+	case 1:
+		return vs[0]
+	}
+	return strings.Join(vs, ",")
 }
 
 var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -106,8 +130,10 @@ func (g *Gateway) readBody(r *http.Request, buf *bytes.Buffer) error {
 	if limit > 0 {
 		src = io.LimitReader(r.Body, limit+1)
 	}
+	// A declared length only sizes the first allocation, and only up to
+	// maxPresize: the client may declare more than it sends.
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
+		buf.Grow(int(min(r.ContentLength, maxPresize)))
 	}
 	if _, err := buf.ReadFrom(src); err != nil {
 		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
@@ -229,7 +255,7 @@ func (q *request) decodeBody(pm protoreflect.Message) error {
 	if bp.kind == bodyNone {
 		return nil
 	}
-	if bp.raw == nil && codecIsBlank(q.body) {
+	if bp.raw == nil && q.emptyBody() {
 		return nil
 	}
 	target := pm
@@ -260,7 +286,12 @@ func (q *request) decodeBody(pm protoreflect.Message) error {
 		return nil
 	}
 	// A scalar, repeated or map body field: its JSON value, read as the
-	// only member of an object of the enclosing message.
+	// only member of an object of the enclosing message. The body must be
+	// exactly one JSON value, or the wrapping would let `"x", "id": 7`
+	// set other fields.
+	if !json.Valid(q.body) {
+		return status.Errorf(codes.InvalidArgument, "invalid request body: not a single JSON value for field %q", leaf.Name())
+	}
 	tmp := target.New()
 	wrapped := make([]byte, 0, len(q.body)+len(leaf.Name())+5)
 	wrapped = append(wrapped, '{', '"')
@@ -289,6 +320,16 @@ func bodyError(err error) error {
 		return err
 	}
 	return status.Error(codes.InvalidArgument, "invalid request body: "+codec.CleanError(err))
+}
+
+// emptyBody reports whether the request has no body to decode: none at
+// all, or only whitespace for JSON (PROFILE.md: a whitespace-only body is
+// an empty one). For binary codecs every byte counts.
+func (q *request) emptyBody() bool {
+	if len(q.body) == 0 {
+		return true
+	}
+	return q.in == Codec(q.g.codecs.json) && codecIsBlank(q.body)
 }
 
 func codecIsBlank(b []byte) bool {

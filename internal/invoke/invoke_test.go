@@ -61,6 +61,9 @@ func TestStreamMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, tr := s.Finish()
+	if err := grpc.SetTrailer(ctx, metadata.Pairs("late", "x")); err == nil {
+		t.Error("SetTrailer after Finish succeeded")
+	}
 	if got := h["a"]; !reflect.DeepEqual(got, []string{"1", "2"}) {
 		t.Errorf("header a = %v", got)
 	}

@@ -21,6 +21,9 @@ import (
 // has been sent.
 var errHeaderSent = errors.New("transport: the stream is done or WriteHeader was already called")
 
+// errStreamDone is what SetTrailer returns after the call has ended.
+var errStreamDone = errors.New("transport: the stream is done")
+
 // Stream is the grpc.ServerTransportStream of one HTTP request. It
 // collects header and trailer metadata for the response.
 type Stream struct {
@@ -30,6 +33,7 @@ type Stream struct {
 	header     metadata.MD
 	trailer    metadata.MD
 	headerSent bool
+	done       bool
 }
 
 var _ grpc.ServerTransportStream = (*Stream)(nil)
@@ -64,20 +68,27 @@ func (s *Stream) SendHeader(md metadata.MD) error {
 	return nil
 }
 
-// SetTrailer merges md into the trailer metadata.
+// SetTrailer merges md into the trailer metadata. It fails once the call
+// has finished, as on a grpc.Server.
 func (s *Stream) SetTrailer(md metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.done {
+		return errStreamDone
+	}
 	s.trailer = merge(s.trailer, md)
 	return nil
 }
 
-// Finish marks the header sent and returns the collected metadata; later
-// SetHeader calls fail as they do on a grpc.Server after the response.
+// Finish ends the call and returns the collected metadata. Every later
+// SetHeader, SendHeader and SetTrailer fails (a goroutine the handler
+// left behind cannot reach the response), so the returned maps are no
+// longer written to.
 func (s *Stream) Finish() (header, trailer metadata.MD) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.headerSent = true
+	s.done = true
 	return s.header, s.trailer
 }
 
