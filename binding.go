@@ -50,7 +50,7 @@ type bodyPlan struct {
 type responsePlan struct {
 	path      []protoreflect.FieldDescriptor // response_body, or nil for the whole message
 	isMessage bool                           // response_body names a singular message field
-	raw  *httpBodyFields                // the rendered message is google.api.HttpBody
+	raw       *httpBodyFields                // the rendered message is google.api.HttpBody
 }
 
 // httpBodyFields are the fields of google.api.HttpBody, found by number

@@ -81,7 +81,7 @@ func (g *Gateway) marshalFieldJSON(m protoreflect.Message, fd protoreflect.Field
 		return nil, err
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(whole, &fields); err != nil {
+	if err := json.Unmarshal(codec.Compact(whole), &fields); err != nil {
 		return nil, err
 	}
 	key := fd.JSONName()
