@@ -1,6 +1,7 @@
 package protorest
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -81,10 +82,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // add registers entries all or nothing: a conflict leaves the gateway as
-// it was.
-func (g *Gateway) add(entries []*route.Entry[*endpoint]) error {
+// it was. A non-empty service is recorded as registered, once.
+func (g *Gateway) add(service string, entries []*route.Entry[*endpoint]) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if service != "" && g.services[service] {
+		return fmt.Errorf("protorest: service %s registered twice", service)
+	}
 	if g.staging == nil {
 		// The tree is being served and must not change: start a new one.
 		g.staging = g.rebuild()
@@ -96,6 +100,9 @@ func (g *Gateway) add(entries []*route.Entry[*endpoint]) error {
 		}
 	}
 	g.entries = append(g.entries, entries...)
+	if service != "" {
+		g.services[service] = true
+	}
 	g.served.Store(nil)
 	return nil
 }

@@ -45,13 +45,6 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 	if !ok {
 		return fmt.Errorf("protorest: %s is not a service", desc.ServiceName)
 	}
-	g.mu.Lock()
-	dup := g.services[desc.ServiceName]
-	g.mu.Unlock()
-	if dup {
-		return fmt.Errorf("protorest: service %s registered twice", desc.ServiceName)
-	}
-
 	var entries []*route.Entry[*endpoint]
 	for i := range desc.Methods {
 		m := &desc.Methods[i]
@@ -79,16 +72,13 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 		}
 		entries = append(entries, es...)
 	}
-	if err := g.add(entries); err != nil {
+	if err := g.add(desc.ServiceName, entries); err != nil {
 		var ce *route.ConflictError
 		if errors.As(err, &ce) {
 			return fmt.Errorf("protorest: %w", err)
 		}
 		return err
 	}
-	g.mu.Lock()
-	g.services[desc.ServiceName] = true
-	g.mu.Unlock()
 	return nil
 }
 
