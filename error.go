@@ -103,13 +103,20 @@ func toStatus(err error) *status.Status {
 
 // DefaultErrorHandler writes err as a google.rpc.Status JSON body,
 // {"code":5,"message":"…","details":[…]}, with the status HTTPStatus(err).
-// Details whose types the gateway cannot resolve are written with their
-// "@type" and base64 "value". A 401 also gets a WWW-Authenticate header
+// Details are resolved with protoregistry.GlobalTypes (a Gateway without
+// WithErrorHandler uses its WithTypes instead); those whose types cannot be
+// resolved are written with their "@type" and base64 "value". A 401 also gets a WWW-Authenticate header
 // with the message, as grpc-gateway does.
 func DefaultErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	writeStatus(w, err, protojson.MarshalOptions{})
+}
+
+// writeStatus is DefaultErrorHandler with the options that resolve detail
+// types (a Gateway passes its WithTypes).
+func writeStatus(w http.ResponseWriter, err error, opts protojson.MarshalOptions) {
 	st := toStatus(err)
 	code := HTTPStatus(err)
-	body := appendStatusJSON(nil, st, protojson.MarshalOptions{})
+	body := appendStatusJSON(nil, st, opts)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	if h.Get("Trailer") == "" {

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/route"
@@ -59,6 +60,10 @@ func NewGateway(opts ...Option) *Gateway {
 		g.cfg.panicHook = func(method string, v any, stack []byte) {
 			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
 		}
+	}
+	if g.cfg.errorHandler == nil {
+		opts := protojson.MarshalOptions{Resolver: g.cfg.types}
+		g.cfg.errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { writeStatus(w, err, opts) }
 	}
 	g.codecs = newCodecs(&g.cfg)
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)

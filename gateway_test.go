@@ -21,6 +21,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/protorest/protorest"
@@ -524,5 +525,19 @@ func TestTrailersHTTP2(t *testing.T) {
 	}
 	if got := resp.Trailer.Get("Grpc-Trailer-X-T"); got != "2" {
 		t.Errorf("trailer = %q (trailers %v)", got, resp.Trailer)
+	}
+}
+
+// TestUnresolvableDetails: a detail whose type the gateway's types do not
+// know is written with its @type and base64 value, not dropped or failed.
+func TestUnresolvableDetails(t *testing.T) {
+	t.Parallel()
+	st, _ := status.New(codes.FailedPrecondition, "no").WithDetails(&errdetails.ErrorInfo{Reason: "R"})
+	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return nil, st.Err() }}
+	gw := newFixture(t, "A", rec, protorest.WithTypes(new(protoregistry.Types)))
+	resp := do(t, gw, "GET", "/v1/probes/abc", "")
+	want := `{"code":9,"message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","value":"CgFS"}]}`
+	if resp.code != 400 || resp.body != want {
+		t.Errorf("got %d %s\nwant %s", resp.code, resp.body, want)
 	}
 }

@@ -71,7 +71,6 @@ func defaultConfig() config {
 	return config{
 		marshal:         protojson.MarshalOptions{EmitUnpopulated: true},
 		unmarshal:       protojson.UnmarshalOptions{DiscardUnknown: true},
-		errorHandler:    DefaultErrorHandler,
 		maxBody:         4 << 20,
 		maxDepth:        100,
 		incoming:        DefaultHeaderMatcher,
