@@ -93,8 +93,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		if err != nil {
 			return nil, fmt.Errorf("path variable {%s}: %w", strings.Join(v.FieldPath, "."), err)
 		}
-		multi := v.End-v.Start > 1 || tmpl.Segments[v.Start].Kind == httprule.DeepWildcard
-		b.vars = append(b.vars, pathVar{field: f, multi: multi})
+		b.vars = append(b.vars, pathVar{field: f, multi: isMultiSegment(tmpl, v)})
 		bound = append(bound, f)
 	}
 

@@ -46,8 +46,9 @@ var _ interface {
 // endpoint is what a route leads to: a gRPC method binding or a custom
 // handler.
 type endpoint struct {
-	binding *binding
-	custom  HandlerFunc
+	binding    *binding
+	custom     HandlerFunc
+	customVars []customVar
 }
 
 // NewGateway returns a Gateway configured by opts.
@@ -151,7 +152,7 @@ func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	ep := m.Entry.Value
 	if ep.custom != nil {
-		g.serveCustom(w, r, &m, ep.custom)
+		g.serveCustom(w, r, &m, ep)
 		return
 	}
 	g.serveUnary(w, r, ep.binding, &m)

@@ -5,10 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/httprule"
 	"github.com/protorest/protorest/internal/route"
 )
@@ -33,11 +29,15 @@ func (g *Gateway) HandlePath(method, template string, h HandlerFunc) error {
 	if err != nil {
 		return fmt.Errorf("protorest: HandlePath %s %q: %w", method, template, err)
 	}
+	ep := &endpoint{custom: h}
+	for _, v := range tmpl.Variables {
+		ep.customVars = append(ep.customVars, customVar{name: strings.Join(v.FieldPath, "."), multi: isMultiSegment(tmpl, v)})
+	}
 	e := &route.Entry[*endpoint]{
 		Method:   method,
 		Template: tmpl,
 		Name:     "HandlePath",
-		Value:    &endpoint{custom: h},
+		Value:    ep,
 	}
 	if err := g.add("", []*route.Entry[*endpoint]{e}); err != nil {
 		return fmt.Errorf("protorest: %w", err)
@@ -45,24 +45,21 @@ func (g *Gateway) HandlePath(method, template string, h HandlerFunc) error {
 	return nil
 }
 
-func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*endpoint], h HandlerFunc) {
-	tmpl := m.Entry.Template
-	params := make(map[string]string, len(tmpl.Variables))
-	for i, v := range tmpl.Variables {
-		raw := m.RawVar(i)
-		var val string
-		var err error
-		if v.End-v.Start > 1 || tmpl.Segments[v.Start].Kind == httprule.DeepWildcard {
-			val, err = route.UnescapeMulti(raw, g.cfg.unescape)
-		} else {
-			val, err = route.UnescapeSegment(raw)
-		}
-		name := strings.Join(v.FieldPath, ".")
+// customVar is a custom route's variable, planned at registration.
+type customVar struct {
+	name  string // the dotted path, the key in pathParams
+	multi bool
+}
+
+func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*endpoint], ep *endpoint) {
+	params := make(map[string]string, len(ep.customVars))
+	for i, v := range ep.customVars {
+		val, err := g.pathValue(m.RawVar(i), v.name, v.multi)
 		if err != nil {
-			g.writeError(w, r, status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", name, codec.Quote(raw)))
+			g.writeError(w, r, err)
 			return
 		}
-		params[name] = val
+		params[v.name] = val
 	}
-	h(w, r, params)
+	ep.custom(w, r, params)
 }

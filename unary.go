@@ -224,16 +224,9 @@ func (q *request) decode(v any) error {
 		return err
 	}
 	for i, pv := range q.b.vars {
-		raw := q.m.RawVar(i)
-		var val string
-		var err error
-		if pv.multi {
-			val, err = route.UnescapeMulti(raw, q.g.cfg.unescape)
-		} else {
-			val, err = route.UnescapeSegment(raw)
-		}
+		val, err := q.g.pathValue(q.m.RawVar(i), pv.field.String(), pv.multi)
 		if err != nil {
-			return status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", pv.field.String(), codec.Quote(raw))
+			return err
 		}
 		if err := pv.field.SetPathValue(pm, val); err != nil {
 			return err
