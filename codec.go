@@ -31,13 +31,13 @@ type codecs struct {
 	json  *codec.JSON // the built-in JSON codec, also used for errors and scalar bodies
 }
 
-func newCodecs(c *config) codecs {
+func newCodecs(c *config, types *resolver) codecs {
 	j := &codec.JSON{MarshalOptions: c.marshal, UnmarshalOptions: c.unmarshal, MaxDepth: c.maxDepth}
 	if j.MarshalOptions.Resolver == nil {
-		j.MarshalOptions.Resolver = c.types
+		j.MarshalOptions.Resolver = types
 	}
 	if j.UnmarshalOptions.Resolver == nil {
-		j.UnmarshalOptions.Resolver = c.types
+		j.UnmarshalOptions.Resolver = types
 	}
 	cs := codecs{json: j}
 	add := func(mt string, cd Codec) {

@@ -10,6 +10,10 @@
 //	pb.RegisterLibraryServer(gw, impl)
 //	http.ListenAndServe(":8080", gw)
 //
+// RegisterRemote does the same for the services of a gRPC backend in any
+// language, reached over a grpc.ClientConn, with descriptors from server
+// reflection, a descriptor set or a *protoregistry.Files.
+//
 // The behaviour follows google/api/http.proto; where implementations
 // disagree, protorest keeps grpc-gateway's wire conventions (URLs, JSON,
 // error bodies, headers) so that clients migrating from it keep working,

@@ -26,8 +26,10 @@ import (
 // and registering while it serves is also safe (new routes appear
 // atomically), though not ordered with requests in flight.
 type Gateway struct {
-	cfg         config
-	codecs      codecs
+	cfg      config
+	codecs   codecs
+	resolver *resolver // the gateway's types, then the remote backends'
+
 	interceptor grpc.UnaryServerInterceptor
 	handler     http.Handler
 
@@ -62,11 +64,12 @@ func NewGateway(opts ...Option) *Gateway {
 			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
 		}
 	}
+	g.resolver = &resolver{base: g.cfg.types}
 	if g.cfg.errorHandler == nil {
-		opts := protojson.MarshalOptions{Resolver: g.cfg.types}
+		opts := protojson.MarshalOptions{Resolver: g.resolver}
 		g.cfg.errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { writeStatus(w, err, opts) }
 	}
-	g.codecs = newCodecs(&g.cfg)
+	g.codecs = newCodecs(&g.cfg, g.resolver)
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.staging = g.newTree()
 	var h http.Handler = http.HandlerFunc(g.dispatch)
@@ -88,12 +91,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // add registers entries all or nothing: a conflict leaves the gateway as
-// it was. A non-empty service is recorded as registered, once.
-func (g *Gateway) add(service string, entries []*route.Entry[*endpoint]) error {
+// it was. The services are recorded as registered, each once.
+func (g *Gateway) add(entries []*route.Entry[*endpoint], services ...string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if service != "" && g.services[service] {
-		return fmt.Errorf("protorest: service %s registered twice", service)
+	for _, s := range services {
+		if g.services[s] {
+			return fmt.Errorf("protorest: service %s registered twice", s)
+		}
 	}
 	if g.staging == nil {
 		// The tree is being served and must not change: start a new one.
@@ -106,8 +111,8 @@ func (g *Gateway) add(service string, entries []*route.Entry[*endpoint]) error {
 		}
 	}
 	g.entries = append(g.entries, entries...)
-	if service != "" {
-		g.services[service] = true
+	for _, s := range services {
+		g.services[s] = true
 	}
 	g.served.Store(nil)
 	return nil

@@ -39,7 +39,7 @@ func (g *Gateway) HandlePath(method, template string, h HandlerFunc) error {
 		Name:     "HandlePath",
 		Value:    ep,
 	}
-	if err := g.add("", []*route.Entry[*endpoint]{e}); err != nil {
+	if err := g.add([]*route.Entry[*endpoint]{e}); err != nil {
 		return fmt.Errorf("protorest: %w", err)
 	}
 	return nil

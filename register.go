@@ -72,7 +72,7 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 		}
 		entries = append(entries, es...)
 	}
-	if err := g.add(desc.ServiceName, entries); err != nil {
+	if err := g.add(entries, desc.ServiceName); err != nil {
 		var ce *route.ConflictError
 		if errors.As(err, &ce) {
 			return fmt.Errorf("protorest: %w", err)
@@ -83,12 +83,13 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 }
 
 // invoker is how a method is called: in-process through its generated
-// handler. (Remote backends are another invoker, in a later change.)
+// handler, or on a remote backend through conn.
 type invoker struct {
 	fullMethod string
-	srv        any
-	handler    grpc.MethodHandler
 	streaming  bool
+	srv        any                // in-process
+	handler    grpc.MethodHandler // in-process
+	conn       grpc.ClientConnInterface
 }
 
 // httpRule returns the google.api.http rule of a method, or nil.

@@ -44,15 +44,33 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 		body = buf.Bytes()
 	}
 
+	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
+	var msg proto.Message
+	var header, trailer metadata.MD
+	var err error
+	if b.conn != nil {
+		msg, header, trailer, err = g.invokeRemote(r, b, req)
+	} else {
+		msg, header, trailer, err = g.invokeLocal(r, b, req)
+	}
+	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
+	if err != nil {
+		g.writeErrorWithTrailers(w, r, err, trailer)
+		return
+	}
+	g.render(w, r, b, msg, out, trailer)
+}
+
+// invokeLocal calls an in-process method through the interceptors, with
+// the request's metadata, deadline, transport stream and peer.
+func (g *Gateway) invokeLocal(r *http.Request, b *binding, req *request) (proto.Message, metadata.MD, metadata.MD, error) {
 	ctx, cancel, stream, err := g.callContext(r, b.fullMethod)
 	if cancel != nil {
 		defer cancel()
 	}
 	if err != nil {
-		g.writeError(w, r, err)
-		return
+		return nil, nil, nil, err
 	}
-	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
 	resp, err := invoke.Unary(ctx, b.handler, b.srv, req.decode, g.interceptor, b.fullMethod, g.cfg.panicHook)
 	if err == nil && ctx.Err() != nil {
 		// As on a grpc.Server: a call whose deadline passed (or whose
@@ -60,17 +78,14 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 		err = status.FromContextError(ctx.Err()).Err()
 	}
 	header, trailer := stream.Finish()
-	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
 	if err != nil {
-		g.writeErrorWithTrailers(w, r, err, trailer)
-		return
+		return nil, header, trailer, err
 	}
 	msg, ok := resp.(proto.Message)
 	if !ok {
-		g.writeError(w, r, status.Errorf(codes.Internal, "method %s returned %T, not a message", b.fullMethod, resp))
-		return
+		return nil, header, trailer, status.Errorf(codes.Internal, "method %s returned %T, not a message", b.fullMethod, resp)
 	}
-	g.render(w, r, b, msg, out, trailer)
+	return msg, header, trailer, nil
 }
 
 // negotiate picks the request codec (Content-Type; JSON when missing or

@@ -1,0 +1,191 @@
+package protorest_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest"
+	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
+	examplev1 "github.com/protorest/protorest/examples/example/v1"
+	libraryv1 "github.com/protorest/protorest/examples/library/v1"
+	"github.com/protorest/protorest/examples/services"
+)
+
+// backend is a real gRPC server with the example services and
+// reflection, recording the metadata and deadline of every call.
+type backend struct {
+	addr string
+
+	mu       sync.Mutex
+	md       metadata.MD
+	deadline bool
+}
+
+func startBackend(t *testing.T, network, address string) *backend {
+	t.Helper()
+	lis, err := net.Listen(network, address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := &backend{addr: lis.Addr().String()}
+	if network == "unix" {
+		be.addr = "unix://" + address
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		md, _ := metadata.FromIncomingContext(ctx)
+		_, hasDeadline := ctx.Deadline()
+		be.mu.Lock()
+		be.md, be.deadline = md, hasDeadline
+		be.mu.Unlock()
+		grpc.SetTrailer(ctx, metadata.Pairs("x-backend-trailer", "t"))
+		return h(ctx, req)
+	}))
+	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
+	bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
+	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
+	reflection.Register(srv)
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	return be
+}
+
+func dial(t *testing.T, target string) *grpc.ClientConn {
+	t.Helper()
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func remoteGateway(t *testing.T, conn *grpc.ClientConn, opts ...protorest.RemoteOption) *httptest.Server {
+	t.Helper()
+	gw := protorest.NewGateway()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := gw.RegisterRemote(ctx, conn, opts...); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func send(t *testing.T, method, url, body string, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Add(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, readAll(t, resp)
+}
+
+func TestRemoteReflection(t *testing.T) {
+	t.Parallel()
+	be := startBackend(t, "tcp", "127.0.0.1:0")
+	gw := remoteGateway(t, dial(t, be.addr))
+
+	resp, body := send(t, "POST", gw.URL+"/api/v1/example/upper", `{"msg":"hello"}`,
+		"Grpc-Metadata-Tenant", "t1", "Accept-Language", "fr", "Grpc-Timeout", "5S", "Te", "trailers")
+	if resp.StatusCode != 200 || body != `{"msg":"HELLO"}` {
+		t.Errorf("upper: %d %s", resp.StatusCode, body)
+	}
+	if got := resp.Trailer.Get("Grpc-Trailer-X-Backend-Trailer"); got != "t" {
+		t.Errorf("backend trailer = %q", got)
+	}
+	be.mu.Lock()
+	md, deadline := be.md, be.deadline
+	be.mu.Unlock()
+	if md.Get("tenant")[0] != "t1" || md.Get("grpcgateway-accept-language")[0] != "fr" || len(md.Get("x-forwarded-for")) != 1 || !deadline {
+		t.Errorf("backend saw metadata %v, deadline %v", md, deadline)
+	}
+
+	// An error with details raised by the backend.
+	resp, body = send(t, "GET", gw.URL+"/v1/books/", "")
+	if resp.StatusCode != 400 || !strings.HasPrefix(body, `{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"`) {
+		t.Errorf("empty book name: %d %s", resp.StatusCode, body)
+	}
+
+	// Backend header metadata, the library's paging, and binary responses.
+	resp, body = send(t, "GET", gw.URL+"/v1/shelves?page_size=1", "")
+	if resp.StatusCode != 200 || !strings.Contains(body, `"nextPageToken":"`) || resp.Header.Get("Grpc-Metadata-"+http.CanonicalHeaderKey(services.RequestIDHeader)) == "" {
+		t.Errorf("list shelves: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	resp, body = send(t, "POST", gw.URL+"/api/v1/example/echo", `{"msg":"hi"}`, "Accept", "application/proto")
+	var echo examplev1.EchoResponse
+	if err := proto.Unmarshal([]byte(body), &echo); err != nil || echo.GetMsg() != "echo: hi" || resp.Header.Get("Content-Type") != "application/proto" {
+		t.Errorf("binary echo: %v %q %v", err, echo.GetMsg(), resp.Header)
+	}
+
+	// Routing errors and binding errors are the gateway's own.
+	if resp, _ := send(t, "GET", gw.URL+"/api/v1/example/upper", ""); resp.StatusCode != 405 {
+		t.Errorf("wrong method: %d", resp.StatusCode)
+	}
+	if resp, body := send(t, "GET", gw.URL+"/v1/shelves?bogus=1", ""); resp.StatusCode != 400 || !strings.Contains(body, "bogus") {
+		t.Errorf("unknown parameter: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestRemoteUnixSocket(t *testing.T) {
+	t.Parallel()
+	sock := filepath.Join(t.TempDir(), "backend.sock")
+	be := startBackend(t, "unix", sock)
+	gw := remoteGateway(t, dial(t, be.addr))
+	if resp, body := send(t, "POST", gw.URL+"/api/v1/example/echo", `{"msg":"unix"}`); resp.StatusCode != 200 || body != `{"msg":"echo: unix"}` {
+		t.Errorf("echo over a Unix socket: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestRemoteFilesAndServiceFilter(t *testing.T) {
+	t.Parallel()
+	be := startBackend(t, "tcp", "127.0.0.1:0")
+	gw := remoteGateway(t, dial(t, be.addr), protorest.WithRemoteFiles(protoregistry.GlobalFiles, "example.v1.MySvc"))
+	if resp, body := send(t, "POST", gw.URL+"/api/v1/example/upper", `{"msg":"x"}`); resp.StatusCode != 200 || body != `{"msg":"X"}` {
+		t.Errorf("upper: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := send(t, "GET", gw.URL+"/v1/books/x", ""); resp.StatusCode != 404 {
+		t.Errorf("a service that was not asked for is served: %d", resp.StatusCode)
+	}
+}
+
+func TestRemoteBackendDown(t *testing.T) {
+	t.Parallel()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close() // nothing listens there now
+	gw := remoteGateway(t, dial(t, addr), protorest.WithRemoteFiles(protoregistry.GlobalFiles, "example.v1.MySvc"))
+	resp, body := send(t, "POST", gw.URL+"/api/v1/example/upper", `{"msg":"x"}`)
+	if resp.StatusCode != 503 || !strings.Contains(body, `"code":14`) {
+		t.Errorf("backend down: %d %s", resp.StatusCode, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := protorest.NewGateway().RegisterRemote(ctx, dial(t, addr)); err == nil {
+		t.Error("reflection against a missing backend succeeded")
+	}
+}
