@@ -83,5 +83,26 @@ check "custom route" "$out" 'file "readme.txt"'
 out=$(curl -s "$H/ui/")
 contains "static page" "$out" "<title>protorest demo</title>"
 
+# protorest serve in front of the demo's gRPC port, with descriptors
+# from server reflection.
+SERVE_PORT=${SERVE_PORT:-9092}
+"$work/protorest" serve --upstream "localhost:$GRPC_PORT" --listen ":$SERVE_PORT" >"$work/serve.log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 1 100); do
+  curl -s -o /dev/null "http://localhost:$SERVE_PORT/" && break
+  kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.log"; break; }
+  sleep 0.1
+done
+out=$(curl -s -X POST -d '{"msg":"hello"}' "http://localhost:$SERVE_PORT/api/v1/example/upper")
+check "serve: upper through reflection" "$out" '{"msg":"HELLO"}'
+out=$(curl -s -i "localhost:$SERVE_PORT/v1/books/" | tr -d '\r')
+contains "serve: error details from the upstream" "$(printf '%s' "$out" | tail -n1)" '{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"'
+kill -TERM "$serve_pid"
+if wait "$serve_pid"; then
+  passed=$((passed + 1)); echo "ok   serve: exits 0 on SIGTERM"
+else
+  failed=$((failed + 1)); echo "FAIL serve: exit status on SIGTERM"; cat "$work/serve.log"
+fi
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,8 @@
 //
 // Usage:
 //
-//	protorest demo [flags]    run the example services on a gRPC and an HTTP port
+//	protorest serve --upstream ADDR [flags]   serve a gRPC server as HTTP/JSON
+//	protorest demo [flags]                     run the example services on a gRPC and an HTTP port
 //
 // Run "protorest COMMAND -help" for a command's flags.
 package main
@@ -28,6 +29,7 @@ Usage:
 
 Commands:
 
+	serve   serve the gRPC services of an upstream server as HTTP/JSON
 	demo    run the example services: gRPC on :9090, HTTP/JSON on :9091
 
 Run "protorest <command> -help" for the flags of a command.
@@ -50,16 +52,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "demo":
-		err := runDemo(ctx, args[1:], stdout, stderr)
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "protorest demo:", err)
-			return 1
-		}
-		return 0
+		return exitCode(runDemo(ctx, args[1:], stdout, stderr), "demo", stderr)
+	case "serve":
+		return exitCode(runServe(ctx, args[1:], stdout, stderr), "serve", stderr)
 	}
 	fmt.Fprintf(stderr, "protorest: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+// exitCode reports err of a command on stderr, in one line, and returns
+// the exit status.
+func exitCode(err error, command string, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	}
+	fmt.Fprintf(stderr, "protorest %s: %v\n", command, err)
+	return 1
 }
