@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/invoke"
@@ -33,10 +35,13 @@ type Gateway struct {
 	interceptor grpc.UnaryServerInterceptor
 	handler     http.Handler
 
+	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
+
 	mu       sync.Mutex
 	staging  *route.Tree[*endpoint] // every entry, for conflict checks
 	entries  []*route.Entry[*endpoint]
 	services map[string]bool
+	remotes  []*remote
 	served   atomic.Pointer[route.Tree[*endpoint]] // nil when entries changed
 }
 
@@ -93,24 +98,43 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // add registers entries all or nothing: a conflict leaves the gateway as
 // it was. The services are recorded as registered, each once.
 func (g *Gateway) add(entries []*route.Entry[*endpoint], services ...string) error {
+	return g.replace(nil, entries, nil, services)
+}
+
+// replace swaps the entries and services in drop for those in entries and
+// services, all or nothing; requests see the old routes or the new ones,
+// never a mix.
+func (g *Gateway) replace(drop, entries []*route.Entry[*endpoint], dropServices, services []string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, s := range services {
-		if g.services[s] {
+		if g.services[s] && !slices.Contains(dropServices, s) {
 			return fmt.Errorf("protorest: service %s registered twice", s)
 		}
 	}
-	if g.staging == nil {
-		// The tree is being served and must not change: start a new one.
-		g.staging = g.rebuild()
+	kept := g.entries
+	if len(drop) > 0 {
+		kept = slices.DeleteFunc(slices.Clone(g.entries), func(e *route.Entry[*endpoint]) bool {
+			return slices.Contains(drop, e)
+		})
+	}
+	next := g.staging
+	if next == nil || len(drop) > 0 {
+		// The tree is being served (it must not change), or entries go:
+		// start a new one.
+		next = buildTree(g.newTree(), kept)
 	}
 	for _, e := range entries {
-		if err := g.staging.Add(e); err != nil {
-			g.staging = g.rebuild() // drop the entries added so far
+		if err := next.Add(e); err != nil {
+			g.staging = nil // it may hold some of entries
 			return err
 		}
 	}
-	g.entries = append(g.entries, entries...)
+	g.staging = next
+	g.entries = append(kept, entries...)
+	for _, s := range dropServices {
+		delete(g.services, s)
+	}
 	for _, s := range services {
 		g.services[s] = true
 	}
@@ -118,10 +142,9 @@ func (g *Gateway) add(entries []*route.Entry[*endpoint], services ...string) err
 	return nil
 }
 
-// rebuild returns a tree of the registered entries.
-func (g *Gateway) rebuild() *route.Tree[*endpoint] {
-	t := g.newTree()
-	for _, e := range g.entries {
+// buildTree adds entries, which are known not to conflict, to t.
+func buildTree(t *route.Tree[*endpoint], entries []*route.Entry[*endpoint]) *route.Tree[*endpoint] {
+	for _, e := range entries {
 		if err := t.Add(e); err != nil {
 			panic("protorest: internal error: registered entries conflict: " + err.Error())
 		}
@@ -141,6 +164,9 @@ func (g *Gateway) tree() *route.Tree[*endpoint] {
 		return t
 	}
 	t := g.staging
+	if t == nil {
+		t = buildTree(g.newTree(), g.entries)
+	}
 	g.served.Store(t)
 	// Later registrations build a fresh tree, so t is never mutated again.
 	g.staging = nil
@@ -166,6 +192,13 @@ func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*endpoint], path string) {
 	allowed := t.Allowed(path)
 	if len(allowed) == 0 {
+		if g.pending() {
+			// The route may belong to a backend not loaded yet. Its cause
+			// (an address, a dial error) is the operator's business, not
+			// the client's.
+			g.cfg.errorHandler(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
+			return
+		}
 		g.cfg.errorHandler(w, r, newHTTPError(http.StatusNotFound, codes.NotFound, "Not Found"))
 		return
 	}

@@ -2,15 +2,14 @@ package protorest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
-	"sync"
-	"sync/atomic"
+	"slices"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 
@@ -30,7 +29,8 @@ type remoteOptionFunc func(*remoteConfig)
 func (f remoteOptionFunc) applyRemote(c *remoteConfig) { f(c) }
 
 type remoteConfig struct {
-	load func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error)
+	load    func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error)
+	pending bool
 }
 
 // WithReflection reads the backend's descriptors with gRPC server
@@ -77,29 +77,75 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 //
 // Unlike RegisterService it returns its errors: descriptors that cannot
 // be loaded, rules that cannot be served, or routes that conflict. It
-// registers all of the services or none.
+// registers all of the services or none. Reload reads the descriptors
+// again and swaps the backend's routes.
+//
+// With WithPending, a backend whose descriptors cannot be loaded yet (it
+// is down, or starting) stays registered: RegisterRemote returns an error
+// that wraps ErrNotLoaded, requests that no route matches get 503
+// UNAVAILABLE naming the cause, and a later Reload picks the routes up.
 func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterface, opts ...RemoteOption) error {
 	cfg := remoteConfig{}
 	WithReflection().applyRemote(&cfg)
 	for _, o := range opts {
 		o.applyRemote(&cfg)
 	}
-	set, err := cfg.load(ctx, conn)
-	if err != nil {
-		return fmt.Errorf("protorest: loading descriptors: %w", err)
+	rm := &remote{conn: conn, load: cfg.load}
+	err := g.loadRemote(ctx, rm)
+	if err != nil && !(cfg.pending && errors.Is(err, ErrNotLoaded)) {
+		return err
 	}
-	g.resolver.add(dynamicpb.NewTypes(set.Files))
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err != nil {
+		rm.err = err
+	}
+	g.remotes = append(g.remotes, rm)
+	return err
+}
 
+// WithPending keeps a backend registered when its descriptors cannot be
+// loaded yet; see RegisterRemote. Rules that cannot be served still fail.
+func WithPending() RemoteOption {
+	return remoteOptionFunc(func(c *remoteConfig) { c.pending = true })
+}
+
+// ErrNotLoaded is wrapped by the errors of RegisterRemote and Reload when
+// a backend's descriptors could not be loaded (as opposed to loaded
+// descriptors whose rules cannot be served).
+var ErrNotLoaded = errors.New("protorest: backend descriptors not loaded")
+
+// remote is one RegisterRemote: how to load its descriptors, and what the
+// last load registered. Its fields are guarded by Gateway.mu.
+type remote struct {
+	conn     grpc.ClientConnInterface
+	load     func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error)
+	entries  []*route.Entry[*endpoint]
+	services []string
+	types    *dynamicpb.Types
+	err      error // why nothing is loaded yet, for a pending backend
+}
+
+// loadRemote loads rm's descriptors and swaps its routes and types for
+// the new ones. Loads are serialised, so that each starts from the routes
+// the last one left.
+func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
+	g.loadMu.Lock()
+	defer g.loadMu.Unlock()
+	set, err := rm.load(ctx, rm.conn)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotLoaded, err)
+	}
 	var entries []*route.Entry[*endpoint]
 	var names []string
 	for _, sd := range set.Services {
 		names = append(names, string(sd.FullName()))
 		methods := sd.Methods()
-		for i := 0; i < methods.Len(); i++ {
+		for i := range methods.Len() {
 			md := methods.Get(i)
 			target := &invoker{
 				fullMethod: "/" + string(sd.FullName()) + "/" + string(md.Name()),
-				conn:       conn,
+				conn:       rm.conn,
 				streaming:  md.IsStreamingClient() || md.IsStreamingServer(),
 			}
 			es, err := g.methodEntries(md, target)
@@ -109,7 +155,79 @@ func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterf
 			entries = append(entries, es...)
 		}
 	}
-	return g.add(entries, names...)
+	g.mu.Lock()
+	drop, dropServices := rm.entries, rm.services
+	g.mu.Unlock()
+	// The types go first, so that the new routes never render an Any of a
+	// new type as unknown.
+	types := dynamicpb.NewTypes(set.Files)
+	g.setRemoteTypes(rm, types)
+	if err := g.replace(drop, entries, dropServices, names); err != nil {
+		g.setRemoteTypes(rm, rm.types)
+		return err
+	}
+	g.mu.Lock()
+	rm.entries, rm.services, rm.types, rm.err = entries, names, types, nil
+	g.mu.Unlock()
+	return nil
+}
+
+// setRemoteTypes gives the resolver the types of every backend, with
+// types for rm.
+func (g *Gateway) setRemoteTypes(rm *remote, types *dynamicpb.Types) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var all []*dynamicpb.Types
+	if !slices.Contains(g.remotes, rm) && types != nil {
+		all = append(all, types)
+	}
+	for _, r := range g.remotes {
+		t := r.types
+		if r == rm {
+			t = types
+		}
+		if t != nil {
+			all = append(all, t)
+		}
+	}
+	g.resolver.setRemote(all)
+}
+
+// Reload reads the descriptors of every remote backend again and swaps
+// each backend's routes for the new ones atomically: requests in flight
+// finish on the routes they matched, later ones see the new routes, and
+// none sees a mix. A backend that fails to load keeps its old routes;
+// Reload returns the errors, joined.
+func (g *Gateway) Reload(ctx context.Context) error {
+	g.mu.Lock()
+	remotes := slices.Clone(g.remotes)
+	g.mu.Unlock()
+	var errs []error
+	for _, rm := range remotes {
+		err := g.loadRemote(ctx, rm)
+		if err != nil {
+			g.mu.Lock()
+			if rm.entries == nil {
+				rm.err = err
+			}
+			g.mu.Unlock()
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// pending reports whether a backend registered WithPending has no routes
+// yet.
+func (g *Gateway) pending() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, rm := range g.remotes {
+		if rm.err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // invokeRemote sends the request to the backend as a dynamic message and
@@ -138,87 +256,4 @@ func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto
 		return nil, header, trailer, err
 	}
 	return out, header, trailer, nil
-}
-
-// resolver finds message and extension types in the gateway's types and
-// then in the descriptors of every remote backend, so that google.protobuf.Any
-// values (error details included) of backend types render as JSON.
-type resolver struct {
-	base   *protoregistry.Types
-	remote atomicList[*dynamicpb.Types]
-}
-
-func (r *resolver) add(t *dynamicpb.Types) { r.remote.append(t) }
-
-func (r *resolver) FindMessageByName(name protoreflect.FullName) (protoreflect.MessageType, error) {
-	if mt, err := r.base.FindMessageByName(name); err == nil {
-		return mt, nil
-	}
-	for _, t := range r.remote.load() {
-		if mt, err := t.FindMessageByName(name); err == nil {
-			return mt, nil
-		}
-	}
-	return nil, protoregistry.NotFound
-}
-
-func (r *resolver) FindMessageByURL(url string) (protoreflect.MessageType, error) {
-	if mt, err := r.base.FindMessageByURL(url); err == nil {
-		return mt, nil
-	}
-	for _, t := range r.remote.load() {
-		if mt, err := t.FindMessageByURL(url); err == nil {
-			return mt, nil
-		}
-	}
-	return nil, protoregistry.NotFound
-}
-
-func (r *resolver) FindExtensionByName(name protoreflect.FullName) (protoreflect.ExtensionType, error) {
-	if xt, err := r.base.FindExtensionByName(name); err == nil {
-		return xt, nil
-	}
-	for _, t := range r.remote.load() {
-		if xt, err := t.FindExtensionByName(name); err == nil {
-			return xt, nil
-		}
-	}
-	return nil, protoregistry.NotFound
-}
-
-func (r *resolver) FindExtensionByNumber(message protoreflect.FullName, field protoreflect.FieldNumber) (protoreflect.ExtensionType, error) {
-	if xt, err := r.base.FindExtensionByNumber(message, field); err == nil {
-		return xt, nil
-	}
-	for _, t := range r.remote.load() {
-		if xt, err := t.FindExtensionByNumber(message, field); err == nil {
-			return xt, nil
-		}
-	}
-	return nil, protoregistry.NotFound
-}
-
-// atomicList is a copy-on-write list: appends are serialised, loads never
-// block.
-type atomicList[T any] struct {
-	mu   sync.Mutex
-	list atomic.Pointer[[]T]
-}
-
-func (l *atomicList[T]) append(v T) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var next []T
-	if cur := l.list.Load(); cur != nil {
-		next = append(next, *cur...)
-	}
-	next = append(next, v)
-	l.list.Store(&next)
-}
-
-func (l *atomicList[T]) load() []T {
-	if p := l.list.Load(); p != nil {
-		return *p
-	}
-	return nil
 }
