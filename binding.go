@@ -150,7 +150,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 	return &route.Entry[*endpoint]{
 		Method:   method,
 		Template: tmpl,
-		Name:     string(md.FullName()),
+		Name:     methodName(md),
 		Value:    &endpoint{binding: b},
 	}, nil
 }

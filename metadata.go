@@ -98,13 +98,15 @@ func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
 			md[name] = append(md[name], v)
 		}
 	}
-	if host := r.Header.Get("X-Forwarded-Host"); host != "" {
+	// Forwarded values that are not valid metadata are replaced, as if
+	// absent: a backend would fail the call with INTERNAL over them.
+	if host := r.Header.Get("X-Forwarded-Host"); host != "" && validMetadataValue(host) {
 		md["x-forwarded-host"] = []string{host}
-	} else if r.Host != "" {
+	} else if r.Host != "" && validMetadataValue(r.Host) {
 		md["x-forwarded-host"] = []string{r.Host}
 	}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
+		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" && validMetadataValue(fwd) {
 			md["x-forwarded-for"] = []string{fwd + ", " + ip}
 		} else {
 			md["x-forwarded-for"] = []string{ip}

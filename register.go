@@ -124,11 +124,16 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, target *invoke
 	return entries, nil
 }
 
-// ruleError names the method and the rule: "protorest: conf.v1.Probes.GetProbe:
-// get "/v1/{": …".
+// ruleError names the file, the method and the rule:
+// "protorest: conf/v1/conf.proto: conf.v1.Probes.GetProbe: get "/v1/{": …".
 func ruleError(md protoreflect.MethodDescriptor, r *annotations.HttpRule, err error) error {
 	method, path := rulePattern(r)
-	return fmt.Errorf("protorest: %s: %s %q: %w", md.FullName(), strings.ToLower(method), path, err)
+	return fmt.Errorf("protorest: %s: %s: %s %q: %w", md.ParentFile().Path(), md.FullName(), strings.ToLower(method), path, err)
+}
+
+// methodName names a method and its file in conflict errors.
+func methodName(md protoreflect.MethodDescriptor) string {
+	return string(md.FullName()) + " in " + md.ParentFile().Path()
 }
 
 // rulePattern returns the HTTP method and path template of a rule.

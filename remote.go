@@ -56,6 +56,21 @@ func WithDescriptorSetFile(path string, services ...string) RemoteOption {
 	})
 }
 
+// WithProtoFiles compiles the backend's .proto source files in-process:
+// the named services, or all the services in files. Files and their
+// imports resolve as protoc resolves them, relative to importPaths (the
+// working directory when there are none); a file named relative to the
+// working directory that lies under an import path works too. The
+// well-known types and the google/api and google/rpc files resolve without
+// an import path.
+func WithProtoFiles(importPaths, files []string, services ...string) RemoteOption {
+	return remoteOptionFunc(func(c *remoteConfig) {
+		c.load = func(ctx context.Context, _ grpc.ClientConnInterface) (*descsource.Set, error) {
+			return descsource.FromProtoFiles(ctx, importPaths, files, services...)
+		}
+	})
+}
+
 // WithRemoteFiles takes the backend's descriptors from files the caller
 // already has: the named services, or all the services in files.
 func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOption {

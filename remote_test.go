@@ -189,3 +189,35 @@ func TestRemoteBackendDown(t *testing.T) {
 		t.Error("reflection against a missing backend succeeded")
 	}
 }
+
+// TestRemoteRejectsWhatTheBackendWouldFail sends what grpc-go would turn
+// into INTERNAL: header values that are not valid metadata (dropped) and
+// binary bodies that are not protobuf (400).
+func TestRemoteRejectsWhatTheBackendWouldFail(t *testing.T) {
+	t.Parallel()
+	be := startBackend(t, "tcp", "127.0.0.1:0")
+	gw := remoteGateway(t, dial(t, be.addr))
+
+	resp, body := send(t, "POST", gw.URL+"/api/v1/example/echo", `{"msg":"h"}`,
+		"Grpc-Metadata-Name", "Jos\xc3\xa9", "Grpc-Metadata-Ok", "fine",
+		"X-Forwarded-For", "\xe9\xe9", "X-Forwarded-Host", "h\xc3\xb4st", "User-Agent", "ag\xe9nt")
+	if resp.StatusCode != 200 || body != `{"msg":"echo: h"}` {
+		t.Errorf("headers that are not metadata: %d %s", resp.StatusCode, body)
+	}
+	be.mu.Lock()
+	md := be.md
+	be.mu.Unlock()
+	if got := md.Get("ok"); len(got) != 1 || got[0] != "fine" || len(md.Get("name")) != 0 {
+		t.Errorf("backend saw %v", md)
+	}
+	if fwd := md.Get("x-forwarded-for"); len(fwd) != 1 || fwd[0] != "127.0.0.1" {
+		t.Errorf("x-forwarded-for = %q, want the peer only", fwd)
+	}
+
+	for _, bad := range []string{"\xff", "\x0a\x05ab", "\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\x0b"} {
+		resp, body := send(t, "POST", gw.URL+"/api/v1/example/echo", bad, "Content-Type", "application/proto")
+		if resp.StatusCode != 400 || !strings.Contains(body, `"code":3`) {
+			t.Errorf("binary body %q: %d %s", bad, resp.StatusCode, body)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package descsource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bufbuild/protocompile"
+	"github.com/bufbuild/protocompile/linker"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+)
+
+// FromProtoFiles compiles .proto source files in-process and returns their
+// services: the named ones, or with no names all of them.
+//
+// Files and imports resolve as protoc resolves them: relative to one of
+// importPaths (the working directory when there are none). A file named
+// relative to the working directory (or absolute) that lies under an
+// import path is taken relative to that import path, as protoc does. The
+// well-known types, google/api and google/rpc files resolve without an
+// import path; a copy under an import path is used instead when present.
+func FromProtoFiles(ctx context.Context, importPaths, files []string, names ...string) (*Set, error) {
+	if len(files) == 0 {
+		return nil, errors.New("proto files: none given")
+	}
+	if len(importPaths) == 0 {
+		importPaths = []string{"."}
+	}
+	rel := make([]string, len(files))
+	for i, f := range files {
+		r, err := importName(importPaths, f)
+		if err != nil {
+			return nil, err
+		}
+		rel[i] = r
+	}
+	compiler := protocompile.Compiler{
+		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
+			&protocompile.SourceResolver{ImportPaths: importPaths},
+			protocompile.ResolverFunc(fromGlobalFiles),
+		}),
+	}
+	compiled, err := compiler.Compile(ctx, rel...)
+	if err != nil {
+		return nil, fmt.Errorf("proto files: %w", err)
+	}
+	// Go through the descriptor set path, so that options (google.api.http
+	// among them) are decoded exactly as for reflection and descriptor sets.
+	set := &descriptorpb.FileDescriptorSet{}
+	seen := map[string]bool{}
+	var add func(fd protoreflect.FileDescriptor)
+	add = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		imports := fd.Imports()
+		for i := range imports.Len() {
+			add(imports.Get(i).FileDescriptor)
+		}
+		set.File = append(set.File, fileProto(fd))
+	}
+	for _, fd := range compiled {
+		add(fd)
+	}
+	data, err := proto.Marshal(set)
+	if err != nil {
+		return nil, fmt.Errorf("proto files: %w", err)
+	}
+	return fromDescriptorSet(data, "proto files "+strings.Join(rel, ", "), names)
+}
+
+// importName returns the name of file relative to the import path it lies
+// under, or file itself, to be searched in the import paths.
+func importName(importPaths []string, file string) (string, error) {
+	if _, err := os.Stat(file); err == nil {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return "", err
+		}
+		for _, p := range importPaths {
+			root, err := filepath.Abs(p)
+			if err != nil {
+				return "", err
+			}
+			if r, err := filepath.Rel(root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				return filepath.ToSlash(r), nil
+			}
+		}
+		return "", fmt.Errorf("proto file %s: not under any import path (%s)", file, strings.Join(importPaths, ", "))
+	}
+	return filepath.ToSlash(filepath.Clean(file)), nil
+}
+
+// fromGlobalFiles resolves the well-known, google/api and google/rpc files
+// to the descriptors linked into this program.
+func fromGlobalFiles(path string) (protocompile.SearchResult, error) {
+	if !wellKnown(path) {
+		return protocompile.SearchResult{}, protoregistry.NotFound
+	}
+	fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
+	if err != nil {
+		return protocompile.SearchResult{}, err
+	}
+	return protocompile.SearchResult{Desc: fd}, nil
+}
+
+// fileProto returns fd as a FileDescriptorProto.
+func fileProto(fd protoreflect.FileDescriptor) *descriptorpb.FileDescriptorProto {
+	if r, ok := fd.(linker.Result); ok {
+		return r.FileDescriptorProto()
+	}
+	return protodesc.ToFileDescriptorProto(fd)
+}
