@@ -10,7 +10,9 @@ import (
 
 // experimentalGRPC are grpc-go APIs documented as experimental. Only
 // internal/invoke may use them, so that a grpc-go upgrade that changes
-// them touches one package (see etcd-io/etcd#21094).
+// them touches one package (see etcd-io/etcd#21094). The experimental
+// method grpc.Server.ServeHTTP is confined to internal/grpcproxy, whose
+// grpc.Server never leaves it.
 var experimentalGRPC = []string{
 	"grpc.NewContextWithServerTransportStream",
 	"grpc.ForceCodec",

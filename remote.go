@@ -3,7 +3,6 @@ package protorest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 
@@ -130,6 +129,14 @@ func WithPending() RemoteOption {
 // descriptors whose rules cannot be served).
 var ErrNotLoaded = errors.New("protorest: backend descriptors not loaded")
 
+// notLoadedError is a failure to load descriptors; the cause names where
+// they came from ("reflection: …", "descriptor set x.binpb: …").
+type notLoadedError struct{ err error }
+
+func (e notLoadedError) Error() string        { return "protorest: " + e.err.Error() }
+func (e notLoadedError) Unwrap() error        { return e.err }
+func (e notLoadedError) Is(target error) bool { return target == ErrNotLoaded }
+
 // remote is one RegisterRemote: how to load its descriptors, and what the
 // last load registered. Its fields are guarded by Gateway.mu.
 type remote struct {
@@ -149,7 +156,7 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 	defer g.loadMu.Unlock()
 	set, err := rm.load(ctx, rm.conn)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrNotLoaded, err)
+		return notLoadedError{err}
 	}
 	var entries []*route.Entry[*endpoint]
 	var names []string

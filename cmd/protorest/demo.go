@@ -29,31 +29,24 @@ import (
 //go:embed ui
 var uiFiles embed.FS
 
-const demoUsage = `Usage: protorest demo [-grpc ADDR] [-http ADDR]
+const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR]
 
-Runs the example services (example.v1.MySvc, bookstore.v1.BookService,
+Run the example services (example.v1.MySvc, bookstore.v1.BookService,
 library.v1.LibraryService) on a gRPC port, with server reflection and
-health, and serves them as HTTP/JSON on another port, with two custom
+health, and serve them as HTTP/JSON on another port, with two custom
 routes: GET /files/{id} and a static page under /ui/.
 
 Flags:
+  --grpc ADDR   gRPC listen address (default :9090)
+  --http ADDR   HTTP/JSON listen address (default :9091)
 `
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	grpcAddr := fset.String("grpc", ":9090", "gRPC listen `address`")
-	httpAddr := fset.String("http", ":9091", "HTTP/JSON listen `address`")
-	fset.Usage = func() {
-		fmt.Fprint(fset.Output(), demoUsage)
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
+	grpcAddr := fset.String("grpc", ":9090", "")
+	httpAddr := fset.String("http", ":9091", "")
+	if err := parseFlags(fset, args, demoUsage, stdout); err != nil {
 		return err
-	}
-	if fset.NArg() > 0 {
-		fset.Usage()
-		return fmt.Errorf("unexpected argument %q", fset.Arg(0))
 	}
 
 	gw := protorest.NewGateway(protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated))

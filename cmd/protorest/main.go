@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -32,7 +33,7 @@ Commands:
 	serve   serve the gRPC services of an upstream server as HTTP/JSON
 	demo    run the example services: gRPC on :9090, HTTP/JSON on :9091
 
-Run "protorest <command> -help" for the flags of a command.
+Run "protorest <command> --help" for the flags of a command.
 `
 
 func main() {
@@ -67,6 +68,24 @@ func exitCode(err error, command string, stderr io.Writer) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	}
-	fmt.Fprintf(stderr, "protorest %s: %v\n", command, err)
+	fmt.Fprintf(stderr, "protorest %s: %s\n", command, strings.TrimPrefix(err.Error(), "protorest: "))
 	return 1
+}
+
+// parseFlags parses args into fset. --help prints usage on stdout and
+// returns flag.ErrHelp; any other mistake is one line of error, pointing
+// to --help.
+func parseFlags(fset *flag.FlagSet, args []string, usage string, stdout io.Writer) error {
+	fset.SetOutput(io.Discard)
+	err := fset.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return err
+	case err != nil:
+		return fmt.Errorf("%w (see protorest %s --help)", err, fset.Name())
+	case fset.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q (see protorest %s --help)", fset.Arg(0), fset.Name())
+	}
+	return nil
 }

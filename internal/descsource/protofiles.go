@@ -96,7 +96,13 @@ func importName(importPaths []string, file string) (string, error) {
 		}
 		return "", fmt.Errorf("proto file %s: not under any import path (%s)", file, strings.Join(importPaths, ", "))
 	}
-	return filepath.ToSlash(filepath.Clean(file)), nil
+	name := filepath.ToSlash(filepath.Clean(file))
+	for _, p := range importPaths {
+		if _, err := os.Stat(filepath.Join(p, name)); err == nil {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("proto file %s: not found in the import paths (%s)", file, strings.Join(importPaths, ", "))
 }
 
 // fromGlobalFiles resolves the well-known, google/api and google/rpc files

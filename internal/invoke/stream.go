@@ -3,9 +3,10 @@
 // grpc.SetHeader, grpc.SendHeader, grpc.SetTrailer and grpc.Method work),
 // and through the chained interceptors.
 //
-// It is the only package of protorest that touches grpc-go's experimental
-// APIs (grpc.NewContextWithServerTransportStream); a hygiene test keeps it
-// that way.
+// With internal/grpcproxy (grpc.Server.ServeHTTP), it is the only package
+// of protorest that touches grpc-go's experimental APIs
+// (grpc.NewContextWithServerTransportStream); a hygiene test keeps it that
+// way.
 package invoke
 
 import (
