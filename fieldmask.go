@@ -5,12 +5,13 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/protorest/protorest/internal/bind"
 )
+
+// fieldMaskPaths is the number of google.protobuf.FieldMask's paths.
+const fieldMaskPaths = 1
 
 // deriveMask sets the request's field mask from the keys of the JSON
 // body, for a PATCH whose client sent no mask (or an empty one), as
@@ -26,9 +27,13 @@ func (q *request) deriveMask(pm protoreflect.Message) error {
 	if err != nil {
 		return bodyError(err)
 	}
-	mask := &fieldmaskpb.FieldMask{Paths: paths}
+	// Through reflection: for a remote method the mask is a dynamic
+	// message, not a *fieldmaskpb.FieldMask.
 	mv := pm.NewField(q.b.mask).Message()
-	proto.Merge(mv.Interface(), mask)
+	list := mv.Mutable(mv.Descriptor().Fields().ByNumber(fieldMaskPaths)).List()
+	for _, p := range paths {
+		list.Append(protoreflect.ValueOfString(p))
+	}
 	pm.Set(q.b.mask, protoreflect.ValueOfMessage(mv))
 	return nil
 }
@@ -40,6 +45,6 @@ func maskIsEmpty(m protoreflect.Message, fd protoreflect.FieldDescriptor) bool {
 		return true
 	}
 	mask := m.Get(fd).Message()
-	paths := mask.Descriptor().Fields().ByNumber(1)
+	paths := mask.Descriptor().Fields().ByNumber(fieldMaskPaths)
 	return paths == nil || mask.Get(paths).List().Len() == 0
 }

@@ -205,6 +205,35 @@ func TestPanicBecomes500(t *testing.T) {
 	}
 }
 
+type panickyCodec struct{}
+
+func (panickyCodec) Marshal(proto.Message) ([]byte, error) { panic("codec bug") }
+func (panickyCodec) Unmarshal([]byte, proto.Message) error { return nil }
+
+// TestPanicOutsideTheHandlerBecomes500: a panic in the gateway's own path
+// (here a codec's) is a 500 Status and a report, not a dropped connection.
+func TestPanicOutsideTheHandlerBecomes500(t *testing.T) {
+	t.Parallel()
+	var hooked any
+	var method string
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec, protorest.WithCodec("application/x-panic", panickyCodec{}),
+		protorest.WithPanicHandler(func(m string, v any, _ []byte) { method, hooked = m, v }))
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
+	req.Header.Set("Accept", "application/x-panic")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("the connection was dropped: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(body), `"code":13`) || hooked != "codec bug" || !strings.HasSuffix(method, "/GetProbe") {
+		t.Errorf("status %d body %s hooked %v in %q", resp.StatusCode, body, hooked, method)
+	}
+}
+
 func TestInterceptors(t *testing.T) {
 	t.Parallel()
 	var trace []string

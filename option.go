@@ -64,6 +64,7 @@ type config struct {
 	files           *protoregistry.Files
 	types           *protoregistry.Types
 	deriveMask      bool
+	autoMap         bool
 	panicHook       func(method string, value any, stack []byte)
 }
 
@@ -238,6 +239,14 @@ func WithTypes(types *protoregistry.Types) Option {
 // partial updates stay partial.
 func WithoutFieldMaskDerivation() Option {
 	return optionFunc(func(c *config) { c.deriveMask = false })
+}
+
+// WithAutoMapping routes the methods that have no google.api.http rule
+// too: each answers POST /package.Service/Method with the whole request
+// message as the body, as grpc-gateway's generate_unbound_methods does.
+// Methods with a rule keep only their rule's routes.
+func WithAutoMapping() Option {
+	return optionFunc(func(c *config) { c.autoMap = true })
 }
 
 // WithPanicHandler is called with the method, the value and the stack of

@@ -107,7 +107,13 @@ func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {
 func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, target *invoker) ([]*route.Entry[*endpoint], error) {
 	rule := httpRule(md)
 	if rule == nil {
-		return nil, nil
+		if !g.cfg.autoMap {
+			return nil, nil
+		}
+		rule = &annotations.HttpRule{
+			Pattern: &annotations.HttpRule_Post{Post: "/" + string(md.Parent().FullName()) + "/" + string(md.Name())},
+			Body:    "*",
+		}
 	}
 	rules := append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...)
 	entries := make([]*route.Entry[*endpoint], 0, len(rules))

@@ -139,6 +139,13 @@ func TestRemoteReflection(t *testing.T) {
 		t.Errorf("binary echo: %v %q %v", err, echo.GetMsg(), resp.Header)
 	}
 
+	// A PATCH without a mask gets one derived from the body, as a dynamic
+	// message: only the title changes.
+	resp, body = send(t, "PATCH", gw.URL+"/v1/shelves/fiction/books/dune", `{"title":"Dune Messiah"}`)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"title":"Dune Messiah"`) || !strings.Contains(body, `"author":"Frank Herbert"`) {
+		t.Errorf("patch with a derived mask: %d %s", resp.StatusCode, body)
+	}
+
 	// Routing errors and binding errors are the gateway's own.
 	if resp, _ := send(t, "GET", gw.URL+"/api/v1/example/upper", ""); resp.StatusCode != 405 {
 		t.Errorf("wrong method: %d", resp.StatusCode)

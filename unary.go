@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -27,6 +28,7 @@ import (
 // serveUnary runs one unary call: negotiate, read the body, bind, invoke,
 // render.
 func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
+	defer g.recoverInternal(w, r, b)
 	if b.streaming {
 		g.writeError(w, r, status.Error(codes.Unimplemented, "streaming methods are not served over HTTP yet"))
 		return
@@ -347,4 +349,20 @@ func codecIsBlank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// recoverInternal turns a panic in the gateway's own request path (a bug,
+// not the method handler's panic, which invoke recovers) into a 500 Status
+// and a report to the panic handler, instead of a dropped connection.
+// http.ErrAbortHandler still aborts.
+func (g *Gateway) recoverInternal(w http.ResponseWriter, r *http.Request, b *binding) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	g.cfg.panicHook(b.fullMethod, v, debug.Stack())
+	g.writeError(w, r, status.Error(codes.Internal, "internal error in the gateway"))
 }

@@ -66,6 +66,8 @@ Serving:
                            (default true; --grpc-proxy=false to turn it off)
   --drain-timeout DUR      how long SIGTERM waits for requests in flight
                            (default 30s)
+  --auto-map               also route methods that have no google.api.http
+                           rule: POST /package.Service/Method, body "*"
 
 JSON and requests:
   --proto-names            write JSON field names as in the .proto
@@ -127,6 +129,7 @@ func parseServeFlagsInto(fset *flag.FlagSet, args []string, stdout io.Writer) (*
 	var ignored stringList
 	fset.Var(&ignored, "ignore-query", "")
 	unescape := fset.String("unescape", "all-except-slash", "")
+	autoMap := fset.Bool("auto-map", false, "")
 	if err := parseFlags(fset, args, serveUsage, stdout); err != nil {
 		return nil, err
 	}
@@ -148,6 +151,9 @@ func parseServeFlagsInto(fset *flag.FlagSet, args []string, stdout io.Writer) (*
 	c.gatewayOptions = []protorest.Option{
 		protorest.WithMarshalOptions(protojson.MarshalOptions{UseProtoNames: *protoNames, EmitUnpopulated: !*omitDefaults, UseEnumNumbers: *enumNumbers}),
 		protorest.WithIgnoredQueryParameters(ignored...),
+	}
+	if *autoMap {
+		c.gatewayOptions = append(c.gatewayOptions, protorest.WithAutoMapping())
 	}
 	if *ignoreUnknown {
 		c.gatewayOptions = append(c.gatewayOptions, protorest.WithIgnoreUnknownQueryParameters())

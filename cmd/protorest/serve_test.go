@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -136,11 +137,21 @@ func upstreamAt(t *testing.T, addr string, books bool) (stop func()) {
 	if books {
 		bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
 	}
+	testgrpc.RegisterTestServiceServer(srv, unaryEcho{})
 	reflection.Register(srv)
 	healthpb.RegisterHealthServer(srv, health.NewServer())
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
 	return srv.Stop
+}
+
+// unaryEcho is a service with no google.api.http rules.
+type unaryEcho struct {
+	testgrpc.UnimplementedTestServiceServer
+}
+
+func (unaryEcho) UnaryCall(_ context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+	return &testgrpc.SimpleResponse{Payload: req.GetPayload()}, nil
 }
 
 // freeAddr returns a loopback address nothing listens on.
@@ -226,7 +237,7 @@ func TestServeStartsBeforeUpstream(t *testing.T) {
 	if code, body := s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`); code != 503 || !strings.Contains(body, `"code":14`) {
 		t.Errorf("before the upstream is up: %d %s", code, body)
 	}
-	if code, body := s.do(t, "GET", "/healthz", ""); code != 503 || !strings.Contains(body, `"routes":"waiting"`) {
+	if code, body := s.do(t, "GET", "/healthz", ""); code != 503 || !strings.Contains(body, `"routes":"waiting"`) || !strings.Contains(body, `"health":"UNAVAILABLE"`) {
 		t.Errorf("health before the upstream is up: %d %s", code, body)
 	}
 	if !strings.Contains(s.stderr.String(), "waiting for the upstream") {
@@ -323,7 +334,7 @@ func TestServeSamePortGRPC(t *testing.T) {
 	t.Parallel()
 	addr := freeAddr(t)
 	upstreamAt(t, addr, false)
-	s := startServe(t, "--upstream", addr)
+	s := startServe(t, "--upstream", addr, "--auto-map")
 	conn, err := grpc.NewClient(strings.TrimPrefix(s.url, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -332,6 +343,11 @@ func TestServeSamePortGRPC(t *testing.T) {
 	resp, err := examplev1.NewMySvcClient(conn).Upper(context.Background(), &examplev1.UpperRequest{Msg: "grpc"})
 	if err != nil || resp.GetMsg() != "GRPC" {
 		t.Errorf("gRPC on the HTTP port: %v %v", resp, err)
+	}
+	// An auto-mapped REST route shares the gRPC path: the content type
+	// tells them apart.
+	if code, body := s.do(t, "POST", "/grpc.testing.TestService/UnaryCall", `{"payload":{"body":"aGk="}}`); code != 200 || !strings.Contains(body, `"body":"aGk="`) {
+		t.Errorf("auto-mapped method: %d %s", code, body)
 	}
 	// REST over h2c on the same port.
 	h2c := &http.Client{Transport: &http.Transport{Protocols: new(http.Protocols)}}

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
@@ -174,10 +176,10 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request, _ map[string]s
 		serving = resp.GetStatus() == healthpb.HealthCheckResponse_SERVING
 	case status.Code(err) == codes.Unimplemented:
 		// No health service: a call that reached the server will do.
-		rep.Health = "UNIMPLEMENTED"
+		rep.Health = codeName(codes.Unimplemented)
 		serving = true
 	default:
-		rep.Health = status.Code(err).String()
+		rep.Health = codeName(status.Code(err))
 	}
 	if u.loaded.Load() {
 		rep.Routes = "loaded"
@@ -190,4 +192,17 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request, _ map[string]s
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(rep)
+}
+
+// codeName spells a gRPC code as the health statuses are spelled:
+// DEADLINE_EXCEEDED, not DeadlineExceeded.
+func codeName(c codes.Code) string {
+	var b strings.Builder
+	for i, r := range c.String() {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
 }
