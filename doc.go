@@ -12,7 +12,12 @@
 //
 // RegisterRemote does the same for the services of a gRPC backend in any
 // language, reached over a grpc.ClientConn, with descriptors from server
-// reflection, a descriptor set or a *protoregistry.Files.
+// reflection, a descriptor set, .proto sources compiled in-process, or a
+// *protoregistry.Files. Reload re-reads them and swaps the backend's routes
+// atomically (requests in flight finish on the routes they matched);
+// WithPending keeps a backend that is not up yet, answering 503 until a
+// Reload loads it. WithAutoMapping also routes methods without a rule, at
+// POST /package.Service/Method.
 //
 // The behaviour follows google/api/http.proto; where implementations
 // disagree, protorest keeps grpc-gateway's wire conventions (URLs, JSON,

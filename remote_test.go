@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/protobuf/proto"
@@ -226,5 +227,69 @@ func TestRemoteRejectsWhatTheBackendWouldFail(t *testing.T) {
 		if resp.StatusCode != 400 || !strings.Contains(body, `"code":3`) {
 			t.Errorf("binary body %q: %d %s", bad, resp.StatusCode, body)
 		}
+	}
+}
+
+// blockingService's UnaryCall waits for its context to end and reports it.
+type blockingService struct {
+	testgrpc.UnimplementedTestServiceServer
+	started, canceled chan struct{}
+}
+
+func (s blockingService) UnaryCall(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+	close(s.started)
+	<-ctx.Done()
+	close(s.canceled)
+	return nil, ctx.Err()
+}
+
+// TestRemoteClientGoneCancelsBackend: a client that disconnects cancels
+// the backend's call. The backend is reached with a dns:/// target.
+func TestRemoteClientGoneCancelsBackend(t *testing.T) {
+	t.Parallel()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := blockingService{started: make(chan struct{}), canceled: make(chan struct{})}
+	backend := grpc.NewServer()
+	testgrpc.RegisterTestServiceServer(backend, svc)
+	reflection.Register(backend)
+	go backend.Serve(lis)
+	t.Cleanup(backend.Stop)
+
+	_, port, _ := net.SplitHostPort(lis.Addr().String())
+	gw := protorest.NewGateway(protorest.WithAutoMapping())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := gw.RegisterRemote(ctx, dial(t, "dns:///127.0.0.1:"+port)); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+
+	reqCtx, give := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(reqCtx, "POST", srv.URL+"/grpc.testing.TestService/UnaryCall", strings.NewReader(`{}`))
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	select {
+	case <-svc.started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not reach the backend")
+	}
+	give()
+	select {
+	case <-svc.canceled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the backend's call was not canceled when the client went away")
+	}
+	if err := <-errc; err == nil {
+		t.Error("the client's request succeeded")
 	}
 }
