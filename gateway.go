@@ -28,12 +28,17 @@ import (
 // and registering while it serves is also safe (new routes appear
 // atomically), though not ordered with requests in flight.
 type Gateway struct {
-	cfg      config
-	codecs   codecs
-	resolver *resolver // the gateway's types, then the remote backends'
+	cfg    config
+	codecs codecs
+	// streamTypes are the codecs' media types, then streamMedia.
+	streamTypes []string
+	resolver    *resolver // the gateway's types, then the remote backends'
+	// statusJSON writes google.rpc.Status bodies and in-band stream errors.
+	statusJSON protojson.MarshalOptions
 
-	interceptor grpc.UnaryServerInterceptor
-	handler     http.Handler
+	interceptor       grpc.UnaryServerInterceptor
+	streamInterceptor grpc.StreamServerInterceptor
+	handler           http.Handler
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
@@ -70,12 +75,14 @@ func NewGateway(opts ...Option) *Gateway {
 		}
 	}
 	g.resolver = &resolver{base: g.cfg.types}
+	g.statusJSON = protojson.MarshalOptions{Resolver: g.resolver}
 	if g.cfg.errorHandler == nil {
-		opts := protojson.MarshalOptions{Resolver: g.resolver}
-		g.cfg.errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { writeStatus(w, err, opts) }
+		g.cfg.errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { writeStatus(w, err, g.statusJSON) }
 	}
 	g.codecs = newCodecs(&g.cfg, g.resolver)
+	g.streamTypes = append(slices.Clone(g.codecs.types), streamMedia...)
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
+	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.staging = g.newTree()
 	var h http.Handler = http.HandlerFunc(g.dispatch)
 	for i := len(g.cfg.middleware) - 1; i >= 0; i-- {

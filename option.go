@@ -45,6 +45,7 @@ const (
 
 type config struct {
 	unary           []grpc.UnaryServerInterceptor
+	stream          []grpc.StreamServerInterceptor
 	marshal         protojson.MarshalOptions
 	unmarshal       protojson.UnmarshalOptions
 	codecs          []namedCodec
@@ -89,6 +90,13 @@ func defaultConfig() config {
 // is "/pkg.Service/Method". By default there are none.
 func WithUnaryInterceptors(interceptors ...grpc.UnaryServerInterceptor) Option {
 	return optionFunc(func(c *config) { c.unary = append(c.unary, interceptors...) })
+}
+
+// WithStreamInterceptors adds stream server interceptors. They run around
+// every streaming method the gateway invokes in-process, the first
+// outermost, as grpc.ChainStreamInterceptor runs them on a grpc.Server.
+func WithStreamInterceptors(interceptors ...grpc.StreamServerInterceptor) Option {
+	return optionFunc(func(c *config) { c.stream = append(c.stream, interceptors...) })
 }
 
 // WithMarshalOptions sets how responses are written as JSON. The default

@@ -65,7 +65,13 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 		if md == nil {
 			return fmt.Errorf("protorest: %s.%s: not in the service descriptor", desc.ServiceName, s.StreamName)
 		}
-		target := &invoker{fullMethod: "/" + desc.ServiceName + "/" + s.StreamName, srv: impl, streaming: true}
+		target := &invoker{
+			fullMethod:    "/" + desc.ServiceName + "/" + s.StreamName,
+			srv:           impl,
+			streamHandler: s.Handler,
+			clientStreams: s.ClientStreams,
+			serverStreams: s.ServerStreams,
+		}
 		es, err := g.methodEntries(md, target)
 		if err != nil {
 			return err
@@ -85,12 +91,17 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 // invoker is how a method is called: in-process through its generated
 // handler, or on a remote backend through conn.
 type invoker struct {
-	fullMethod string
-	streaming  bool
-	srv        any                // in-process
-	handler    grpc.MethodHandler // in-process
-	conn       grpc.ClientConnInterface
+	fullMethod    string
+	clientStreams bool
+	serverStreams bool
+	srv           any                // in-process
+	handler       grpc.MethodHandler // in-process unary
+	streamHandler grpc.StreamHandler // in-process streaming
+	conn          grpc.ClientConnInterface
 }
+
+// streaming reports whether the method streams either way.
+func (i *invoker) streaming() bool { return i.clientStreams || i.serverStreams }
 
 // httpRule returns the google.api.http rule of a method, or nil.
 func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {

@@ -166,9 +166,10 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 		for i := range methods.Len() {
 			md := methods.Get(i)
 			target := &invoker{
-				fullMethod: "/" + string(sd.FullName()) + "/" + string(md.Name()),
-				conn:       rm.conn,
-				streaming:  md.IsStreamingClient() || md.IsStreamingServer(),
+				fullMethod:    "/" + string(sd.FullName()) + "/" + string(md.Name()),
+				conn:          rm.conn,
+				clientStreams: md.IsStreamingClient(),
+				serverStreams: md.IsStreamingServer(),
 			}
 			es, err := g.methodEntries(md, target)
 			if err != nil {

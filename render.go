@@ -20,31 +20,9 @@ import (
 // method's success status, and trailer metadata as HTTP trailers when the
 // client asked for them with "TE: trailers".
 func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg proto.Message, out int, trailer metadata.MD) {
-	pm := msg.ProtoReflect()
-	var body []byte
-	var err error
-	contentType := g.codecs.types[out]
-	target := pm
-	if b.response.path != nil && b.response.isMessage {
-		target = pm.Get(b.response.path[0]).Message()
-	}
-	switch {
-	case b.response.raw != nil:
-		contentType = target.Get(b.response.raw.contentType).String()
-		if contentType == "" {
-			contentType = codec.MediaOctetStream
-		}
-		body = target.Get(b.response.raw.data).Bytes()
-	case b.response.path == nil:
-		body, err = g.codecs.list[out].Marshal(msg)
-	case b.response.isMessage:
-		body, err = g.codecs.list[out].Marshal(target.Interface())
-	default:
-		contentType = codec.MediaJSON
-		body, err = g.marshalFieldJSON(pm, b.response.path[0])
-	}
+	body, contentType, err := g.encodeResponse(b, msg, out)
 	if err != nil {
-		g.writeError(w, r, status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err)))
+		g.writeError(w, r, err)
 		return
 	}
 
@@ -65,6 +43,37 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 	if sendTrailers {
 		writeMetadata(h, trailer, g.cfg.outgoingTrailer, "")
 	}
+}
+
+// encodeResponse encodes a response message (or its response_body field)
+// with codec out, or takes the raw bytes and content type of a
+// google.api.HttpBody. The bytes may be the message's own (HttpBody).
+func (g *Gateway) encodeResponse(b *binding, msg proto.Message, out int) (body []byte, contentType string, err error) {
+	pm := msg.ProtoReflect()
+	contentType = g.codecs.types[out]
+	target := pm
+	if b.response.path != nil && b.response.isMessage {
+		target = pm.Get(b.response.path[0]).Message()
+	}
+	switch {
+	case b.response.raw != nil:
+		contentType = target.Get(b.response.raw.contentType).String()
+		if contentType == "" {
+			contentType = codec.MediaOctetStream
+		}
+		body = target.Get(b.response.raw.data).Bytes()
+	case b.response.path == nil:
+		body, err = g.codecs.list[out].Marshal(msg)
+	case b.response.isMessage:
+		body, err = g.codecs.list[out].Marshal(target.Interface())
+	default:
+		contentType = codec.MediaJSON
+		body, err = g.marshalFieldJSON(pm, b.response.path[0])
+	}
+	if err != nil {
+		return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+	}
+	return body, contentType, nil
 }
 
 // marshalFieldJSON renders one non-message field of m as its own JSON

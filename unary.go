@@ -29,8 +29,8 @@ import (
 // render.
 func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
 	defer g.recoverInternal(w, r, b)
-	if b.streaming {
-		g.writeError(w, r, status.Error(codes.Unimplemented, "streaming methods are not served over HTTP yet"))
+	if b.streaming() {
+		g.serveStream(w, r, b, m)
 		return
 	}
 	in, out := g.negotiate(r)

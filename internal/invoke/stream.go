@@ -81,6 +81,17 @@ func (s *Stream) SetTrailer(md metadata.MD) error {
 	return nil
 }
 
+// Header returns the header metadata once it has been sent (SendHeader,
+// or Finish); before that it returns nil, as the header may still change.
+func (s *Stream) Header() metadata.MD {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.headerSent {
+		return nil
+	}
+	return s.header
+}
+
 // Finish ends the call and returns the collected metadata. Every later
 // SetHeader, SendHeader and SetTrailer fails (a goroutine the handler
 // left behind cannot reach the response), so the returned maps are no

@@ -55,3 +55,46 @@ func Unary(ctx context.Context, h grpc.MethodHandler, srv any, dec func(any) err
 	}()
 	return h(srv, ctx, dec, interceptor)
 }
+
+// ChainStream combines stream interceptors into one, the first outermost,
+// exactly as grpc.ChainStreamInterceptor does. It returns nil for none.
+func ChainStream(interceptors []grpc.StreamServerInterceptor) grpc.StreamServerInterceptor {
+	switch len(interceptors) {
+	case 0:
+		return nil
+	case 1:
+		return interceptors[0]
+	}
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		return interceptors[0](srv, ss, info, chainedStream(interceptors, 0, info, handler))
+	}
+}
+
+func chainedStream(interceptors []grpc.StreamServerInterceptor, i int, info *grpc.StreamServerInfo, final grpc.StreamHandler) grpc.StreamHandler {
+	if i == len(interceptors)-1 {
+		return final
+	}
+	return func(srv any, ss grpc.ServerStream) error {
+		return interceptors[i+1](srv, ss, info, chainedStream(interceptors, i+1, info, final))
+	}
+}
+
+// Streaming calls a generated stream handler through interceptor (which
+// may be nil), recovering panics as Unary does.
+func Streaming(srv any, ss grpc.ServerStream, h grpc.StreamHandler, interceptor grpc.StreamServerInterceptor, info *grpc.StreamServerInfo, hook PanicHook) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			if hook != nil {
+				hook(info.FullMethod, v, debug.Stack())
+			}
+			err = status.Error(codes.Internal, "internal error")
+		}
+	}()
+	if interceptor == nil {
+		return h(srv, ss)
+	}
+	return interceptor(srv, ss, info, h)
+}

@@ -1,0 +1,359 @@
+package protorest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/framing"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// maxChunk is the largest piece of a streamed google.api.HttpBody request
+// sent as one message.
+const maxChunk = 1 << 20
+
+// serveStream serves a streaming method: the request messages come from
+// the body (one message, bound like a unary request, or for client streams
+// a sequence of them read as they arrive), the responses go out framed as
+// the client asked, each flushed as it is sent.
+func (g *Gateway) serveStream(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
+	in, _ := g.negotiate(r)
+	out := g.newStreamWriter(w, r, b, in)
+	var src messageSource
+	if b.clientStreams {
+		// Reading the body while responses go out needs full duplex on
+		// HTTP/1.1 (HTTP/2 always has it).
+		http.NewResponseController(w).EnableFullDuplex()
+		src = g.newBodySource(r, b, m, in)
+	} else {
+		var body []byte
+		if b.body.kind != bodyNone {
+			buf := bufferPool.Get().(*bytes.Buffer)
+			defer putBuffer(buf)
+			if err := g.readBody(r, buf); err != nil {
+				g.writeError(w, r, err)
+				return
+			}
+			body = buf.Bytes()
+		}
+		src = &singleSource{req: request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}}
+	}
+	if b.conn != nil {
+		g.streamRemote(r, b, src, out)
+	} else {
+		g.streamLocal(r, b, src, out)
+	}
+}
+
+// A messageSource fills request messages, one per call, and returns
+// io.EOF after the last. Errors are statuses (INVALID_ARGUMENT for a bad
+// message).
+type messageSource interface {
+	next(msg proto.Message) error
+}
+
+// singleSource is the one request message of a server stream.
+type singleSource struct {
+	req  request
+	done bool
+}
+
+func (s *singleSource) next(msg proto.Message) error {
+	if s.done {
+		return io.EOF
+	}
+	s.done = true
+	return s.req.decode(msg)
+}
+
+// bodySource reads the request messages of a client stream from the body
+// as they arrive: JSON values, length-delimited binary messages, or for a
+// google.api.HttpBody request, chunks of raw bytes. Every message gets the
+// path and query bindings, except that later HttpBody chunks carry only
+// their data (as in Envoy's transcoder).
+type bodySource struct {
+	req    request
+	reader framing.Reader
+	n      int
+	err    error // the first failure, which ends the stream
+}
+
+func (g *Gateway) newBodySource(r *http.Request, b *binding, m *route.Match[*endpoint], in int) *bodySource {
+	s := &bodySource{req: request{g: g, r: r, b: b, m: m, in: g.codecs.list[in]}}
+	switch {
+	case b.body.raw != nil:
+		s.reader = framing.NewChunkReader(r.Body, maxChunk)
+	case in == 0:
+		s.reader = framing.NewJSONReader(r.Body, g.maxMessage())
+	default:
+		s.reader = framing.NewDelimitedReader(r.Body, g.maxMessage())
+	}
+	return s
+}
+
+// maxMessage is the size limit of one message of a client stream: the
+// request body limit, which does not bound the stream as a whole.
+func (g *Gateway) maxMessage() int {
+	if g.cfg.maxBody <= 0 || g.cfg.maxBody > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(g.cfg.maxBody)
+}
+
+func (s *bodySource) next(msg proto.Message) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.req.b.body.kind == bodyNone {
+		// A client stream whose rule has no body gets no messages.
+		s.err = io.EOF
+		return s.err
+	}
+	frame, err := s.reader.Next()
+	if err != nil {
+		s.err = s.readError(err)
+		return s.err
+	}
+	s.n++
+	if s.n > 1 && s.req.b.body.raw != nil {
+		s.setChunk(msg.ProtoReflect(), frame)
+		return nil
+	}
+	s.req.body = frame
+	if err := s.req.decode(msg); err != nil {
+		if st, ok := status.FromError(err); ok && st.Code() == codes.InvalidArgument {
+			err = status.Errorf(codes.InvalidArgument, "message %d of the request stream: %s", s.n, st.Message())
+		}
+		s.err = err
+		return err
+	}
+	return nil
+}
+
+// setChunk sets only the data of a later HttpBody chunk.
+func (s *bodySource) setChunk(pm protoreflect.Message, frame []byte) {
+	bp := &s.req.b.body
+	target := pm
+	for _, fd := range bp.path {
+		target = target.Mutable(fd).Message()
+	}
+	target.Set(bp.raw.data, protoreflect.ValueOfBytes(bytes.Clone(frame)))
+}
+
+func (s *bodySource) readError(err error) error {
+	if err == io.EOF {
+		return io.EOF
+	}
+	var tl *framing.TooLargeError
+	if errors.As(err, &tl) {
+		return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted, err.Error())
+	}
+	if errors.Is(err, http.ErrBodyReadAfterClose) {
+		return status.Error(codes.Canceled, "request body closed")
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted, err.Error())
+	}
+	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, codec.CleanError(err))
+}
+
+// streamWriter writes the responses of a stream in the framing the client
+// asked for, flushing each. It is safe for concurrent use: a handler may
+// send from another goroutine, and may leave one behind.
+type streamWriter struct {
+	g     *Gateway
+	w     http.ResponseWriter
+	r     *http.Request
+	b     *binding
+	rc    *http.ResponseController
+	kind  framing.Kind
+	out   int    // the codec of each message
+	media string // the response's content type ("" for HttpBody: the first message's)
+
+	// single is a client stream's one response, rendered as a unary
+	// response is; only server streams are framed.
+	single   bool
+	response proto.Message
+
+	mu       sync.Mutex
+	started  bool
+	finished bool
+	seq      int
+	buf      []byte
+}
+
+// Stream response types besides the codecs': SSE and NDJSON, both JSON.
+var streamMedia = []string{framing.MediaSSE, framing.MediaNDJSON}
+
+func (g *Gateway) newStreamWriter(w http.ResponseWriter, r *http.Request, b *binding, in int) *streamWriter {
+	s := &streamWriter{g: g, w: w, r: r, b: b, rc: http.NewResponseController(w), out: in}
+	if !b.serverStreams {
+		_, s.out = g.negotiate(r)
+		s.single = true
+		return s
+	}
+	if b.response.raw != nil {
+		s.kind = framing.Raw
+		return s
+	}
+	if accept := headerList(r.Header, "Accept"); accept != "" {
+		s.out = negotiate.Accept(g.streamTypes, accept, in)
+		switch s.out - len(g.codecs.types) {
+		case 0:
+			s.kind, s.out, s.media = framing.SSE, 0, framing.MediaSSE
+			return s
+		case 1:
+			s.kind, s.out, s.media = framing.NDJSON, 0, framing.MediaNDJSON
+			return s
+		}
+		if s.out < 0 {
+			s.out = 0 // nothing supported: JSON, as for unary responses
+		}
+	}
+	if s.out == 0 {
+		s.kind, s.media = framing.Envelope, codec.MediaJSON
+	} else {
+		s.kind, s.media = framing.Delimited, g.codecs.types[s.out]
+	}
+	return s
+}
+
+// errStreamFinished is what a send gets after the call has ended.
+var errStreamFinished = status.Error(codes.Canceled, "the stream has ended")
+
+// start writes the status line and headers, with the header metadata.
+// The caller holds mu.
+func (s *streamWriter) start(header metadata.MD, contentType string) {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.w.Header()
+	writeMetadata(h, header, s.g.cfg.outgoingHeader, "")
+	h.Set("Content-Type", contentType)
+	h.Del("Content-Length")
+	if s.kind == framing.SSE {
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // nginx would buffer the events
+	}
+	s.w.WriteHeader(s.b.status)
+	s.rc.Flush()
+}
+
+// sendHeader starts the response before any message, as grpc.SendHeader
+// does: an EventSource sees the stream open.
+func (s *streamWriter) sendHeader(header metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return errStreamFinished
+	}
+	if !s.single && s.kind != framing.Raw { // a raw stream's type comes with its first message
+		s.start(header, s.media)
+	}
+	return nil
+}
+
+// send writes one message. An error means the client is gone.
+func (s *streamWriter) send(msg proto.Message, header metadata.MD) error {
+	if s.single {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.finished || s.response != nil {
+			return status.Error(codes.Internal, "a second response to a call that is not server-streaming")
+		}
+		s.response = msg
+		return nil
+	}
+	body, contentType, err := s.g.encodeResponse(s.b, msg, s.out)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return errStreamFinished
+	}
+	if s.media != "" {
+		contentType = s.media
+	}
+	s.start(header, contentType)
+	s.seq++
+	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
+	if _, err := s.w.Write(s.buf); err != nil {
+		return status.Error(codes.Canceled, "the client went away")
+	}
+	if err := s.rc.Flush(); err != nil {
+		return status.Error(codes.Canceled, "the client went away")
+	}
+	return nil
+}
+
+// finish ends the response. An error before the response started is an
+// ordinary error response; after, it goes in-band (envelope, SSE), and in
+// Grpc-Status trailers when the client accepts trailers. A framing with
+// no in-band error, to a client that takes no trailers, is cut short so
+// that the client cannot mistake it for a whole stream.
+func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	s.finished = true
+	if s.single {
+		if err == nil && s.response == nil {
+			err = status.Error(codes.Internal, "the method returned no response")
+		}
+		writeMetadata(s.w.Header(), header, s.g.cfg.outgoingHeader, "")
+		if err != nil {
+			s.g.writeErrorWithTrailers(s.w, s.r, err, trailer)
+			return
+		}
+		s.g.render(s.w, s.r, s.b, s.response, s.out, trailer)
+		return
+	}
+	if !s.started && err != nil {
+		writeMetadata(s.w.Header(), header, s.g.cfg.outgoingHeader, "")
+		s.g.writeErrorWithTrailers(s.w, s.r, err, trailer)
+		return
+	}
+	contentType := s.media
+	if contentType == "" {
+		contentType = codec.MediaOctetStream // an empty HttpBody stream
+	}
+	s.start(header, contentType)
+	trailers := acceptsTrailers(s.r)
+	if err != nil {
+		st := toStatus(err)
+		var inBand bool
+		s.buf, inBand = framing.AppendError(s.buf[:0], s.kind, appendStatusJSON(nil, st, s.g.statusJSON))
+		if inBand {
+			s.w.Write(s.buf)
+		}
+		if trailers {
+			h := s.w.Header()
+			h.Set(http.TrailerPrefix+"Grpc-Status", itoa64(int64(st.Code())))
+			h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
+		} else if !inBand {
+			s.rc.Flush()
+			panic(http.ErrAbortHandler)
+		}
+	}
+	if trailers {
+		writeMetadata(s.w.Header(), trailer, s.g.cfg.outgoingTrailer, http.TrailerPrefix)
+	}
+}

@@ -1,0 +1,481 @@
+package protorest_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// streamer implements the streaming methods of conf.v1.Probes. Watch
+// sends req.i32 messages named name-1, name-2…; its name picks a failure:
+// "fail-before" (NOT_FOUND with details, before any message) or
+// "fail-after" (INTERNAL after the messages); with flag set it blocks
+// until the call is canceled.
+type streamer struct {
+	confv1.UnimplementedProbesServer
+	started  chan struct{} // closed when a blocking Watch starts
+	canceled chan struct{} // closed when a blocking Watch sees its context end
+}
+
+func newStreamer() *streamer {
+	return &streamer{started: make(chan struct{}), canceled: make(chan struct{})}
+}
+
+func (s *streamer) Watch(req *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
+	stream.SetHeader(metadata.Pairs("x-watch", "yes"))
+	stream.SetTrailer(metadata.Pairs("x-watch-trailer", "done"))
+	if req.GetName() == "fail-before" {
+		st, _ := status.New(codes.NotFound, "no such watch").WithDetails(&errdetails.ResourceInfo{ResourceName: "fail-before"})
+		return st.Err()
+	}
+	if req.GetFlag() {
+		stream.SendHeader(nil)
+		close(s.started)
+		<-stream.Context().Done()
+		close(s.canceled)
+		return stream.Context().Err()
+	}
+	for i := 1; i <= int(req.GetI32()); i++ {
+		if err := stream.Send(&confv1.Probe{Name: fmt.Sprintf("%s-%d", req.GetName(), i), I32: int32(i)}); err != nil {
+			return err
+		}
+	}
+	if req.GetName() == "fail-after" {
+		return status.Error(codes.Internal, "it broke")
+	}
+	return nil
+}
+
+func (s *streamer) BulkCreate(stream grpc.ClientStreamingServer[confv1.Probe, confv1.Probe]) error {
+	var names []string
+	for {
+		p, err := stream.Recv()
+		if err == io.EOF {
+			return stream.SendAndClose(&confv1.Probe{Name: strings.Join(names, ","), I32: int32(len(names))})
+		}
+		if err != nil {
+			return err
+		}
+		names = append(names, p.GetName())
+	}
+}
+
+func (s *streamer) Chat(stream grpc.BidiStreamingServer[confv1.Probe, confv1.Probe]) error {
+	for {
+		p, err := stream.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := stream.Send(&confv1.Probe{Name: "re: " + p.GetName()}); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *streamer) StreamDownload(req *confv1.Probe, stream grpc.ServerStreamingServer[httpbody.HttpBody]) error {
+	for _, b := range []*httpbody.HttpBody{{ContentType: "text/html", Data: []byte("<h1>Hello!</h1>")}, {ContentType: "text/plain", Data: []byte("Hello!")}} {
+		if err := stream.Send(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamGateways serves a streamer in-process and through a real gRPC
+// backend, and returns both gateways' URLs, by name.
+func streamGateways(t *testing.T, opts ...protorest.Option) (map[string]string, map[string]*streamer) {
+	t.Helper()
+	local, remote := newStreamer(), newStreamer()
+	// Leave unpopulated fields out, for readable expectations.
+	opts = append([]protorest.Option{protorest.WithMarshalOptions(protojson.MarshalOptions{})}, opts...)
+	gw := protorest.NewGateway(opts...)
+	confv1.RegisterProbesServer(gw, local)
+	inProcess := httptest.NewServer(gw)
+	t.Cleanup(inProcess.Close)
+
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := grpc.NewServer()
+	confv1.RegisterProbesServer(backend, remote)
+	reflection.Register(backend)
+	go backend.Serve(lis)
+	t.Cleanup(backend.Stop)
+	rgw := protorest.NewGateway(opts...)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rgw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+		t.Fatal(err)
+	}
+	remoteSrv := httptest.NewServer(rgw)
+	t.Cleanup(remoteSrv.Close)
+	return map[string]string{"in-process": inProcess.URL, "remote": remoteSrv.URL},
+		map[string]*streamer{"in-process": local, "remote": remote}
+}
+
+// exchange is one HTTP exchange, read to the end (trailers included).
+type exchange struct {
+	code    int
+	header  http.Header
+	body    string
+	trailer http.Header
+	err     error // reading the body
+}
+
+func fetch(t *testing.T, method, url, body string, headers ...string) exchange {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, rerr := io.ReadAll(resp.Body)
+	return exchange{code: resp.StatusCode, header: resp.Header, body: string(b), trailer: resp.Trailer, err: rerr}
+}
+
+func TestServerStreamFramings(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	two := `{"result":{"name":"w-1","i32":1}}` + "\n" + `{"result":{"name":"w-2","i32":2}}` + "\n"
+	tests := []struct {
+		name    string
+		path    string
+		headers []string
+		code    int
+		ctype   string
+		body    string
+		trailer map[string]string
+		aborted bool
+	}{
+		{name: "envelope (grpc-gateway's)", path: "/v1/watch/w?i32=2", code: 200, ctype: "application/json", body: two},
+		{name: "no messages", path: "/v1/watch/w", code: 200, ctype: "application/json", body: ""},
+		{name: "error before the first message", path: "/v1/watch/fail-before?i32=2", code: 404, ctype: "application/json",
+			body: `{"code":5,"message":"no such watch","details":[{"@type":"type.googleapis.com/google.rpc.ResourceInfo","resourceName":"fail-before"}]}`},
+		{name: "error after the first message, in-band", path: "/v1/watch/fail-after?i32=1", code: 200, ctype: "application/json",
+			body: `{"result":{"name":"fail-after-1","i32":1}}` + "\n" + `{"error":{"code":13,"message":"it broke","details":[]}}` + "\n"},
+		{name: "error after the first message, trailers", path: "/v1/watch/fail-after?i32=1", headers: []string{"TE", "trailers"}, code: 200,
+			body:    `{"result":{"name":"fail-after-1","i32":1}}` + "\n" + `{"error":{"code":13,"message":"it broke","details":[]}}` + "\n",
+			trailer: map[string]string{"Grpc-Status": "13", "Grpc-Message": "it broke", "Grpc-Trailer-X-Watch-Trailer": "done"}},
+		{name: "trailer metadata on success", path: "/v1/watch/w?i32=2", headers: []string{"TE", "trailers"}, code: 200, body: two,
+			trailer: map[string]string{"Grpc-Trailer-X-Watch-Trailer": "done"}},
+		{name: "SSE", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "text/event-stream"}, code: 200, ctype: "text/event-stream",
+			body: "id: 1\ndata: {\"name\":\"w-1\",\"i32\":1}\n\nid: 2\ndata: {\"name\":\"w-2\",\"i32\":2}\n\n"},
+		{name: "SSE error event", path: "/v1/watch/fail-after?i32=1", headers: []string{"Accept", "text/event-stream"}, code: 200, ctype: "text/event-stream",
+			body: "id: 1\ndata: {\"name\":\"fail-after-1\",\"i32\":1}\n\nevent: error\ndata: {\"code\":13,\"message\":\"it broke\",\"details\":[]}\n\n"},
+		{name: "NDJSON", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "application/x-ndjson, application/json;q=0.5"}, code: 200, ctype: "application/x-ndjson",
+			body: `{"name":"w-1","i32":1}` + "\n" + `{"name":"w-2","i32":2}` + "\n"},
+		{name: "NDJSON error in trailers", path: "/v1/watch/fail-after?i32=1", headers: []string{"Accept", "application/x-ndjson", "TE", "trailers"}, code: 200,
+			body: `{"name":"fail-after-1","i32":1}` + "\n", trailer: map[string]string{"Grpc-Status": "13"}},
+		{name: "NDJSON error without trailers cuts the response", path: "/v1/watch/fail-after?i32=1", headers: []string{"Accept", "application/x-ndjson"}, code: 200,
+			aborted: true},
+		{name: "wildcard Accept is JSON", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "*/*"}, code: 200, ctype: "application/json", body: two},
+		{name: "HttpBody chunks (C165)", path: "/v1/stream-download/s1", code: 200, ctype: "text/html", body: "<h1>Hello!</h1>Hello!"},
+	}
+	for gwName, url := range urls {
+		for _, tt := range tests {
+			t.Run(gwName+"/"+tt.name, func(t *testing.T) {
+				got := fetch(t, "GET", url+tt.path, "", tt.headers...)
+				if tt.aborted {
+					if got.err == nil {
+						t.Errorf("the body ended cleanly: %q", got.body)
+					}
+					return
+				}
+				if got.err != nil {
+					t.Fatalf("reading the body: %v", got.err)
+				}
+				if got.code != tt.code || got.body != tt.body {
+					t.Errorf("got %d %q\nwant %d %q", got.code, got.body, tt.code, tt.body)
+				}
+				if tt.ctype != "" && got.header.Get("Content-Type") != tt.ctype {
+					t.Errorf("Content-Type %q, want %q", got.header.Get("Content-Type"), tt.ctype)
+				}
+				if got.code == 200 && got.header.Get("Content-Length") != "" {
+					t.Errorf("a stream with a Content-Length: %v", got.header)
+				}
+				if got.code == 200 && !strings.Contains(tt.path, "download") && got.header.Get("Grpc-Metadata-X-Watch") != "yes" {
+					t.Errorf("no header metadata: %v", got.header)
+				}
+				for k, v := range tt.trailer {
+					if got.trailer.Get(k) != v {
+						t.Errorf("trailer %s = %q, want %q (trailers %v)", k, got.trailer.Get(k), v, got.trailer)
+					}
+				}
+				if tt.trailer == nil && got.trailer.Get("Grpc-Status") != "" {
+					t.Errorf("unasked trailers %v", got.trailer)
+				}
+			})
+		}
+	}
+}
+
+func TestServerStreamBinary(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		got := fetch(t, "GET", url+"/v1/watch/b?i32=3", "", "Accept", "application/x-protobuf")
+		if got.code != 200 || got.header.Get("Content-Type") != "application/x-protobuf" {
+			t.Fatalf("%s: %d %v", gwName, got.code, got.header)
+		}
+		r := bufio.NewReader(strings.NewReader(got.body))
+		for i := 1; i <= 3; i++ {
+			n, err := binary.ReadUvarint(r)
+			if err != nil {
+				t.Fatalf("%s: message %d: %v", gwName, i, err)
+			}
+			buf := make([]byte, n)
+			if _, err := io.ReadFull(r, buf); err != nil {
+				t.Fatal(err)
+			}
+			var p confv1.Probe
+			if err := proto.Unmarshal(buf, &p); err != nil || p.GetName() != fmt.Sprintf("b-%d", i) {
+				t.Errorf("%s: message %d = %v, %v", gwName, i, &p, err)
+			}
+		}
+		if _, err := r.ReadByte(); err != io.EOF {
+			t.Errorf("%s: bytes after the last message", gwName)
+		}
+	}
+}
+
+func TestClientStream(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	delimited := func(names ...string) string {
+		var b []byte
+		for _, n := range names {
+			m, _ := proto.Marshal(&confv1.Probe{Name: n})
+			b = binary.AppendUvarint(b, uint64(len(m)))
+			b = append(b, m...)
+		}
+		return string(b)
+	}
+	tests := []struct {
+		name, body string
+		headers    []string
+		code       int
+		want       string
+	}{
+		{"newline-delimited", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n", nil, 200, `{"name":"a,b","i32":2}`},
+		{"concatenated", `{"name":"a"}{"name":"b"} {"name":"c"}`, nil, 200, `{"name":"a,b,c","i32":3}`},
+		{"empty body: no messages", "", nil, 200, `{}`},
+		{"length-delimited binary", delimited("x", "y"), []string{"Content-Type", "application/proto", "Accept", "application/json"}, 200, `{"name":"x,y","i32":2}`},
+		{"bad second message", `{"name":"a"}{"name":5}`, nil, 400, "message 2"},
+		{"truncated message", `{"name":"a"}{"name":`, nil, 400, "ends inside a JSON value"},
+		{"truncated binary", delimited("x")[:3], []string{"Content-Type", "application/proto"}, 400, "ends inside a message"},
+	}
+	for gwName, url := range urls {
+		for _, tt := range tests {
+			got := fetch(t, "POST", url+"/v1/bulk", tt.body, tt.headers...)
+			if got.code != tt.code || !strings.Contains(got.body, tt.want) {
+				t.Errorf("%s/%s: %d %s, want %d with %s", gwName, tt.name, got.code, got.body, tt.code, tt.want)
+			}
+		}
+	}
+}
+
+func TestClientStreamMessageLimit(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t, protorest.WithMaxRequestBodySize(64))
+	// The limit is per message: a stream of many small messages is fine.
+	body := strings.Repeat(`{"name":"n"}`+"\n", 1000)
+	for gwName, url := range urls {
+		if got := fetch(t, "POST", url+"/v1/bulk", body); got.code != 200 || !strings.Contains(got.body, `"i32":1000`) {
+			t.Errorf("%s: 1000 small messages: %d %.200s", gwName, got.code, got.body)
+		}
+		big := `{"name":"` + strings.Repeat("x", 100) + `"}`
+		if got := fetch(t, "POST", url+"/v1/bulk", big); got.code != 413 || !strings.Contains(got.body, `"code":8`) {
+			t.Errorf("%s: one message over the limit: %d %s", gwName, got.code, got.body)
+		}
+	}
+}
+
+func TestBidiStreamHalfDuplex(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		got := fetch(t, "POST", url+"/v1/chat", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n")
+		want := `{"result":{"name":"re: a"}}` + "\n" + `{"result":{"name":"re: b"}}` + "\n"
+		if got.code != 200 || got.body != want {
+			t.Errorf("%s: %d %q", gwName, got.code, got.body)
+		}
+	}
+}
+
+// TestBidiStreamFullDuplex talks to Chat over HTTP/2: each reply arrives
+// before the next message is sent.
+func TestBidiStreamFullDuplex(t *testing.T) {
+	t.Parallel()
+	for _, gwName := range []string{"in-process", "remote"} {
+		t.Run(gwName, func(t *testing.T) {
+			srv := http2Gateway(t, gwName)
+			pr, pw := io.Pipe()
+			req, _ := http.NewRequest("POST", srv.URL+"/v1/chat", pr)
+			// The response starts with the first reply, to the first message.
+			go fmt.Fprintf(pw, "{\"name\":%q}\n", "one")
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.ProtoMajor != 2 {
+				t.Fatalf("protocol %s", resp.Proto)
+			}
+			lines := bufio.NewReader(resp.Body)
+			for i, name := range []string{"one", "two", "three"} {
+				if i > 0 {
+					fmt.Fprintf(pw, "{\"name\":%q}\n", name)
+				}
+				line, err := lines.ReadString('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := `{"result":{"name":"re: ` + name + `"}}` + "\n"; line != want {
+					t.Errorf("reply %q, want %q", line, want)
+				}
+			}
+			pw.Close()
+			if rest, _ := io.ReadAll(lines); len(rest) != 0 {
+				t.Errorf("after the last reply: %q", rest)
+			}
+		})
+	}
+}
+
+// http2Gateway serves a streamer over HTTP/2 with TLS, in-process or
+// through a backend.
+func http2Gateway(t *testing.T, kind string) *httptest.Server {
+	t.Helper()
+	gw := protorest.NewGateway(protorest.WithMarshalOptions(protojson.MarshalOptions{}))
+	switch kind {
+	case "in-process":
+		confv1.RegisterProbesServer(gw, newStreamer())
+	default:
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		backend := grpc.NewServer()
+		confv1.RegisterProbesServer(backend, newStreamer())
+		reflection.Register(backend)
+		go backend.Serve(lis)
+		t.Cleanup(backend.Stop)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewUnstartedServer(gw)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	srv.Client().Transport.(*http.Transport).TLSClientConfig = &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}}
+	return srv
+}
+
+// TestStreamClientGoneCancels: a client that leaves a server stream
+// cancels the method (in-process) or the backend's call (remote).
+func TestStreamClientGoneCancels(t *testing.T) {
+	t.Parallel()
+	urls, streamers := streamGateways(t)
+	for gwName, url := range urls {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/watch/block?flag=true", nil)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			// In-process the stream has started (SendHeader); remote, the
+			// response waits for the first message. Either way the client
+			// leaves.
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		select {
+		case <-streamers[gwName].started:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the stream did not start", gwName)
+		}
+		cancel()
+		select {
+		case <-streamers[gwName].canceled:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the stream was not canceled when the client left", gwName)
+		}
+		<-done
+	}
+}
+
+func TestStreamInterceptors(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	record := func(name string) grpc.StreamServerInterceptor {
+		return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			m, _ := grpc.Method(ss.Context())
+			mu.Lock()
+			seen = append(seen, fmt.Sprintf("%s %s %s client=%v server=%v", name, info.FullMethod, m, info.IsClientStream, info.IsServerStream))
+			mu.Unlock()
+			return h(srv, ss)
+		}
+	}
+	gw := protorest.NewGateway(protorest.WithStreamInterceptors(record("outer"), record("inner")))
+	confv1.RegisterProbesServer(gw, newStreamer())
+	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 200 {
+		t.Fatalf("watch: %d %s", r.code, r.body)
+	}
+	want := []string{
+		"outer /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
+		"inner /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
+	}
+	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
+		t.Errorf("interceptors saw\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestStreamHandlerPanic(t *testing.T) {
+	t.Parallel()
+	var hooked any
+	gw := protorest.NewGateway(protorest.WithPanicHandler(func(_ string, v any, _ []byte) { hooked = v }),
+		protorest.WithStreamInterceptors(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error { panic("stream boom") }))
+	confv1.RegisterProbesServer(gw, newStreamer())
+	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 500 || !strings.Contains(r.body, `"code":13`) || hooked != "stream boom" {
+		t.Errorf("%d %s, hooked %v", r.code, r.body, hooked)
+	}
+}
