@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -356,4 +357,47 @@ func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
 	if trailers {
 		writeMetadata(s.w.Header(), trailer, s.g.cfg.outgoingTrailer, http.TrailerPrefix)
 	}
+}
+
+// interruptible is a request stream whose read in progress can be cut
+// short when the handler is about to return: the body may not be read
+// after that. Only a read in progress is cut, by a read deadline on the
+// connection, which is lifted again for the requests that follow on it.
+type interruptible struct {
+	r framing.Reader
+
+	mu      sync.Mutex
+	reading bool
+	stopped bool
+}
+
+var errStopped = status.Error(codes.Canceled, "the call has ended")
+
+func (b *interruptible) Next() ([]byte, error) {
+	b.mu.Lock()
+	if b.stopped {
+		b.mu.Unlock()
+		return nil, errStopped
+	}
+	b.reading = true
+	b.mu.Unlock()
+	data, err := b.r.Next()
+	b.mu.Lock()
+	b.reading = false
+	b.mu.Unlock()
+	return data, err
+}
+
+// cut stops reading and calls wait, which returns once the reader has:
+// at once if no read is in progress, else after the deadline ends it.
+func (b *interruptible) cut(rc *http.ResponseController, wait func()) {
+	b.mu.Lock()
+	b.stopped = true
+	reading := b.reading
+	b.mu.Unlock()
+	if reading {
+		rc.SetReadDeadline(time.Now())
+		defer rc.SetReadDeadline(time.Time{})
+	}
+	wait()
 }

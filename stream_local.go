@@ -1,9 +1,11 @@
 package protorest
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
+	"sync"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -11,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/invoke"
 )
 
@@ -26,13 +29,24 @@ func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, ou
 		out.finish(err, nil, nil)
 		return
 	}
+	ctx, cancelCall := context.WithCancel(ctx)
+	defer cancelCall()
+	var pf *prefetch
+	if bs, ok := src.(*bodySource); ok {
+		// Read ahead, so that a client that goes away cancels the call
+		// even while the handler is not reading.
+		body := &interruptible{r: bs.reader}
+		pf = startPrefetch(body, cancelCall)
+		bs.reader = pf
+		defer body.cut(out.rc, pf.stop)
+	}
 	ss := &localStream{ctx: ctx, ts: ts, out: out, src: src}
 	info := &grpc.StreamServerInfo{FullMethod: b.fullMethod, IsClientStream: b.clientStreams, IsServerStream: b.serverStreams}
 	err = invoke.Streaming(b.srv, ss, b.streamHandler, g.streamInterceptor, info, g.cfg.panicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
 	}
-	if bad := ss.sourceError(); bad != nil {
+	if bad := ss.sourceError(pf); bad != nil {
 		// The client sent what could not be read: that, not what the
 		// handler made of it, is the answer.
 		err = bad
@@ -88,13 +102,90 @@ func (s *localStream) RecvMsg(m any) error {
 }
 
 // sourceError returns why the request stream could not be read, if it
-// could not.
-func (s *localStream) sourceError() error {
-	if s.recvErr == nil || s.recvErr == io.EOF {
+// could not: what RecvMsg said, or what the prefetcher met.
+func (s *localStream) sourceError(pf *prefetch) error {
+	err := s.recvErr
+	if (err == nil || err == io.EOF) && pf != nil {
+		if perr := pf.failure(); perr != nil {
+			err = s.src.(*bodySource).readError(perr)
+		}
+	}
+	if err == nil || err == io.EOF {
 		return nil
 	}
-	if st, ok := status.FromError(s.recvErr); ok && st.Code() == codes.Canceled {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Canceled {
 		return nil
 	}
-	return s.recvErr
+	return err
+}
+
+// prefetch reads the frames of a client stream ahead, one at a time, in
+// its own goroutine: net/http reports a client that went away only to a
+// reader of the body, and a handler may not be reading.
+type prefetch struct {
+	frames chan frame
+	quit   chan struct{}
+	done   chan struct{}
+
+	last frame // the error that ended the stream, once Next has seen it
+
+	mu  sync.Mutex
+	err error // the read error, io.EOF excepted
+}
+
+type frame struct {
+	data []byte
+	err  error
+}
+
+// startPrefetch reads r until it fails; a failure other than the end
+// calls gone.
+func startPrefetch(r framing.Reader, gone func()) *prefetch {
+	p := &prefetch{frames: make(chan frame), quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for {
+			data, err := r.Next()
+			if err != nil && err != io.EOF {
+				p.mu.Lock()
+				p.err = err
+				p.mu.Unlock()
+				gone()
+			}
+			select {
+			case p.frames <- frame{bytes.Clone(data), err}:
+			case <-p.quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// Next returns the next frame, or the error that ended the stream.
+func (p *prefetch) Next() ([]byte, error) {
+	if p.last.err != nil {
+		return nil, p.last.err
+	}
+	f := <-p.frames
+	if f.err != nil {
+		p.last = f
+	}
+	return f.data, f.err
+}
+
+// failure returns the read error that ended the stream early, if any.
+func (p *prefetch) failure() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// stop ends the reader and waits for it.
+func (p *prefetch) stop() {
+	close(p.quit)
+	<-p.done
 }

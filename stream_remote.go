@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -56,7 +55,12 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 		}
 	}
 	var sent chan error
+	var body *interruptible
 	if b.clientStreams {
+		if bs, ok := src.(*bodySource); ok {
+			body = &interruptible{r: bs.reader}
+			bs.reader = body
+		}
 		sent = make(chan error, 1)
 		go func() { sent <- send() }()
 	} else if err := send(); err != nil {
@@ -91,17 +95,15 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 	}
 	if sent != nil {
 		// The request body must not be read once this handler returns: a
-		// sender still waiting for the client's next message is stopped
-		// by a read deadline, and what it then says is not the client's
-		// fault.
+		// sender still waiting for the client's next message is cut
+		// short, and what it then says is not the client's fault.
 		select {
 		case serr := <-sent:
 			if serr != nil {
 				err = serr
 			}
 		default:
-			out.rc.SetReadDeadline(time.Now())
-			<-sent
+			body.cut(out.rc, func() { <-sent })
 		}
 	}
 	out.finish(err, header, cs.Trailer())

@@ -92,6 +92,13 @@ func (s *streamer) Chat(stream grpc.BidiStreamingServer[confv1.Probe, confv1.Pro
 		if err != nil {
 			return err
 		}
+		if p.GetName() == "hold" {
+			// Stop reading: only the client's leaving can end this.
+			close(s.started)
+			<-stream.Context().Done()
+			close(s.canceled)
+			return stream.Context().Err()
+		}
 		if err := stream.Send(&confv1.Probe{Name: "re: " + p.GetName()}); err != nil {
 			return err
 		}
@@ -181,22 +188,22 @@ func TestServerStreamFramings(t *testing.T) {
 		trailer map[string]string
 		aborted bool
 	}{
-		{name: "envelope (grpc-gateway's)", path: "/v1/watch/w?i32=2", code: 200, ctype: "application/json", body: two},
-		{name: "no messages", path: "/v1/watch/w", code: 200, ctype: "application/json", body: ""},
+		{name: "C174 as G: envelope", path: "/v1/watch/w?i32=2", code: 200, ctype: "application/json", body: two},
+		{name: "C177 no messages (G: empty body)", path: "/v1/watch/w", code: 200, ctype: "application/json", body: ""},
 		{name: "error before the first message", path: "/v1/watch/fail-before?i32=2", code: 404, ctype: "application/json",
 			body: `{"code":5,"message":"no such watch","details":[{"@type":"type.googleapis.com/google.rpc.ResourceInfo","resourceName":"fail-before"}]}`},
-		{name: "error after the first message, in-band", path: "/v1/watch/fail-after?i32=1", code: 200, ctype: "application/json",
+		{name: "C179 error after the first message, in-band (G)", path: "/v1/watch/fail-after?i32=1", code: 200, ctype: "application/json",
 			body: `{"result":{"name":"fail-after-1","i32":1}}` + "\n" + `{"error":{"code":13,"message":"it broke","details":[]}}` + "\n"},
 		{name: "error after the first message, trailers", path: "/v1/watch/fail-after?i32=1", headers: []string{"TE", "trailers"}, code: 200,
 			body:    `{"result":{"name":"fail-after-1","i32":1}}` + "\n" + `{"error":{"code":13,"message":"it broke","details":[]}}` + "\n",
 			trailer: map[string]string{"Grpc-Status": "13", "Grpc-Message": "it broke", "Grpc-Trailer-X-Watch-Trailer": "done"}},
 		{name: "trailer metadata on success", path: "/v1/watch/w?i32=2", headers: []string{"TE", "trailers"}, code: 200, body: two,
 			trailer: map[string]string{"Grpc-Trailer-X-Watch-Trailer": "done"}},
-		{name: "SSE", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "text/event-stream"}, code: 200, ctype: "text/event-stream",
+		{name: "SSE (PROFILE.md)", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "text/event-stream"}, code: 200, ctype: "text/event-stream",
 			body: "id: 1\ndata: {\"name\":\"w-1\",\"i32\":1}\n\nid: 2\ndata: {\"name\":\"w-2\",\"i32\":2}\n\n"},
 		{name: "SSE error event", path: "/v1/watch/fail-after?i32=1", headers: []string{"Accept", "text/event-stream"}, code: 200, ctype: "text/event-stream",
 			body: "id: 1\ndata: {\"name\":\"fail-after-1\",\"i32\":1}\n\nevent: error\ndata: {\"code\":13,\"message\":\"it broke\",\"details\":[]}\n\n"},
-		{name: "NDJSON", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "application/x-ndjson, application/json;q=0.5"}, code: 200, ctype: "application/x-ndjson",
+		{name: "C175 NDJSON", path: "/v1/watch/w?i32=2", headers: []string{"Accept", "application/x-ndjson, application/json;q=0.5"}, code: 200, ctype: "application/x-ndjson",
 			body: `{"name":"w-1","i32":1}` + "\n" + `{"name":"w-2","i32":2}` + "\n"},
 		{name: "NDJSON error in trailers", path: "/v1/watch/fail-after?i32=1", headers: []string{"Accept", "application/x-ndjson", "TE", "trailers"}, code: 200,
 			body: `{"name":"fail-after-1","i32":1}` + "\n", trailer: map[string]string{"Grpc-Status": "13"}},
@@ -290,9 +297,9 @@ func TestClientStream(t *testing.T) {
 		code       int
 		want       string
 	}{
-		{"newline-delimited", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n", nil, 200, `{"name":"a,b","i32":2}`},
+		{"C181 newline-delimited (G)", "{\"name\":\"a\"}\n{\"name\":\"b\"}\n", nil, 200, `{"name":"a,b","i32":2}`},
 		{"concatenated", `{"name":"a"}{"name":"b"} {"name":"c"}`, nil, 200, `{"name":"a,b,c","i32":3}`},
-		{"empty body: no messages", "", nil, 200, `{}`},
+		{"C183 empty body: no messages (G)", "", nil, 200, `{}`},
 		{"length-delimited binary", delimited("x", "y"), []string{"Content-Type", "application/proto", "Accept", "application/json"}, 200, `{"name":"x,y","i32":2}`},
 		{"bad second message", `{"name":"a"}{"name":5}`, nil, 400, "message 2"},
 		{"truncated message", `{"name":"a"}{"name":`, nil, 400, "ends inside a JSON value"},
@@ -324,6 +331,7 @@ func TestClientStreamMessageLimit(t *testing.T) {
 	}
 }
 
+// TestBidiStreamHalfDuplex is C185 as G: NDJSON in, envelope lines out.
 func TestBidiStreamHalfDuplex(t *testing.T) {
 	t.Parallel()
 	urls, _ := streamGateways(t)
@@ -438,6 +446,41 @@ func TestStreamClientGoneCancels(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Errorf("%s: the stream was not canceled when the client left", gwName)
 		}
+		<-done
+	}
+}
+
+// TestBidiClientGoneWhileHandlerNotReading: over HTTP/1.1, net/http
+// notices a closed connection only through a read of the body; the
+// gateway reads ahead, so a handler that stopped reading is canceled too.
+func TestBidiClientGoneWhileHandlerNotReading(t *testing.T) {
+	t.Parallel()
+	urls, streamers := streamGateways(t)
+	for gwName, url := range urls {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/chat", pr)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		fmt.Fprint(pw, `{"name":"hold"}`+"\n")
+		select {
+		case <-streamers[gwName].started:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the chat did not start", gwName)
+		}
+		cancel()
+		select {
+		case <-streamers[gwName].canceled:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the handler was not canceled when the client left", gwName)
+		}
+		pw.Close()
 		<-done
 	}
 }
