@@ -29,6 +29,9 @@ type codecs struct {
 	types []string
 	list  []Codec
 	json  *codec.JSON // the built-in JSON codec, also used for errors and scalar bodies
+	// binary is the index of application/proto, for WebSocket binary
+	// messages.
+	binary int
 }
 
 func newCodecs(c *config, types *resolver) codecs {
@@ -51,6 +54,7 @@ func newCodecs(c *config, types *resolver) codecs {
 		cs.list = append(cs.list, cd)
 	}
 	add(codec.MediaJSON, j)
+	cs.binary = len(cs.types)
 	for _, mt := range []string{codec.MediaProto, codec.MediaProtobuf, codec.MediaXProtobuf} {
 		add(mt, codec.Proto{})
 	}

@@ -184,6 +184,10 @@ func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
 	var m route.Match[*endpoint]
+	if isWebSocket(r) && matchWebSocket(t, path, &m) {
+		g.serveWebSocket(w, r, m.Entry.Value.binding, &m)
+		return
+	}
 	if !t.Match(r.Method, path, &m) {
 		g.routingError(w, r, t, path)
 		return

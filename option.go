@@ -46,6 +46,7 @@ const (
 type config struct {
 	unary           []grpc.UnaryServerInterceptor
 	stream          []grpc.StreamServerInterceptor
+	wsOrigins       []string
 	marshal         protojson.MarshalOptions
 	unmarshal       protojson.UnmarshalOptions
 	codecs          []namedCodec
@@ -90,6 +91,15 @@ func defaultConfig() config {
 // is "/pkg.Service/Method". By default there are none.
 func WithUnaryInterceptors(interceptors ...grpc.UnaryServerInterceptor) Option {
 	return optionFunc(func(c *config) { c.unary = append(c.unary, interceptors...) })
+}
+
+// WithWebSocketOrigins lets pages from other origins open WebSockets to
+// streaming methods: host patterns as in path.Match ("*.example.com"), or
+// with a scheme ("https://app.example.com"). By default only pages from
+// the request's own host may, which is what keeps a WebSocket from being
+// opened by any site a user visits (cross-site WebSocket hijacking).
+func WithWebSocketOrigins(patterns ...string) Option {
+	return optionFunc(func(c *config) { c.wsOrigins = append(c.wsOrigins, patterns...) })
 }
 
 // WithStreamInterceptors adds stream server interceptors. They run around

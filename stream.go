@@ -171,6 +171,27 @@ func (s *bodySource) readError(err error) error {
 	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, codec.CleanError(err))
 }
 
+// A streamSink takes the responses of a streaming call: an HTTP response
+// (streamWriter) or a WebSocket (wsSink).
+type streamSink interface {
+	// sendHeader commits the response before its first message.
+	sendHeader(header metadata.MD) error
+	// send writes one message; an error means the client is gone.
+	send(msg proto.Message, header metadata.MD) error
+	// finish ends the response with the call's outcome.
+	finish(err error, header, trailer metadata.MD)
+	// interruptRead makes a read of the request in progress fail at once,
+	// and returns what undoes that for later requests.
+	interruptRead() (restore func())
+}
+
+// interruptRead sets a read deadline on the connection, lifted again for
+// the requests that follow on it.
+func (s *streamWriter) interruptRead() func() {
+	s.rc.SetReadDeadline(time.Now())
+	return func() { s.rc.SetReadDeadline(time.Time{}) }
+}
+
 // streamWriter writes the responses of a stream in the framing the client
 // asked for, flushing each. It is safe for concurrent use: a handler may
 // send from another goroutine, and may leave one behind.
@@ -361,8 +382,7 @@ func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
 
 // interruptible is a request stream whose read in progress can be cut
 // short when the handler is about to return: the body may not be read
-// after that. Only a read in progress is cut, by a read deadline on the
-// connection, which is lifted again for the requests that follow on it.
+// after that. Only a read in progress is cut.
 type interruptible struct {
 	r framing.Reader
 
@@ -389,15 +409,14 @@ func (b *interruptible) Next() ([]byte, error) {
 }
 
 // cut stops reading and calls wait, which returns once the reader has:
-// at once if no read is in progress, else after the deadline ends it.
-func (b *interruptible) cut(rc *http.ResponseController, wait func()) {
+// at once if no read is in progress, else after interrupt ends it.
+func (b *interruptible) cut(interrupt func() (restore func()), wait func()) {
 	b.mu.Lock()
 	b.stopped = true
 	reading := b.reading
 	b.mu.Unlock()
 	if reading {
-		rc.SetReadDeadline(time.Now())
-		defer rc.SetReadDeadline(time.Time{})
+		defer interrupt()()
 	}
 	wait()
 }

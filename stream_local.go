@@ -20,7 +20,7 @@ import (
 // streamLocal calls an in-process streaming method through the stream
 // interceptors, as a grpc.Server would: its grpc.ServerStream reads the
 // request messages from src and writes each response to out.
-func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, out *streamWriter) {
+func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, out streamSink) {
 	ctx, cancel, ts, err := g.callContext(r, b.fullMethod)
 	if cancel != nil {
 		defer cancel()
@@ -38,7 +38,7 @@ func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, ou
 		body := &interruptible{r: bs.reader}
 		pf = startPrefetch(body, cancelCall)
 		bs.reader = pf
-		defer body.cut(out.rc, pf.stop)
+		defer body.cut(out.interruptRead, pf.stop)
 	}
 	ss := &localStream{ctx: ctx, ts: ts, out: out, src: src}
 	info := &grpc.StreamServerInfo{FullMethod: b.fullMethod, IsClientStream: b.clientStreams, IsServerStream: b.serverStreams}
@@ -61,7 +61,7 @@ func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, ou
 type localStream struct {
 	ctx context.Context
 	ts  *invoke.Stream
-	out *streamWriter
+	out streamSink
 	src messageSource
 
 	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently

@@ -15,7 +15,7 @@ import (
 // goroutine for a client stream), responses come down to out. Writing
 // blocks on a slow client, which stops reading from the backend, whose
 // flow control then holds the backend back: nothing piles up here.
-func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, out *streamWriter) {
+func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, out streamSink) {
 	md, err := g.incomingMetadata(r)
 	if err != nil {
 		out.finish(err, nil, nil)
@@ -94,16 +94,17 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 		err = nil
 	}
 	if sent != nil {
-		// The request body must not be read once this handler returns: a
-		// sender still waiting for the client's next message is cut
-		// short, and what it then says is not the client's fault.
 		select {
 		case serr := <-sent:
 			if serr != nil {
-				err = serr
+				err = serr // the client sent what could not be read
 			}
 		default:
-			body.cut(out.rc, func() { <-sent })
+			// The request must not be read once this handler returns: a
+			// sender still waiting for the client's next message is cut
+			// short after the response ends, and what it then says is not
+			// the client's fault.
+			defer body.cut(out.interruptRead, func() { <-sent })
 		}
 	}
 	out.finish(err, header, cs.Trailer())

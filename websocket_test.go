@@ -1,0 +1,222 @@
+package protorest_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+func wsDial(t *testing.T, url string, header http.Header) *websocket.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http"), &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+func wsRead(t *testing.T, c *websocket.Conn) (websocket.MessageType, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	typ, b, err := c.Read(ctx)
+	return typ, string(b), err
+}
+
+func wsWrite(t *testing.T, c *websocket.Conn, typ websocket.MessageType, msg string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Write(ctx, typ, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wsClosed checks that the next read is the server's close, with code.
+func wsClosed(t *testing.T, c *websocket.Conn, code websocket.StatusCode, reason string) {
+	t.Helper()
+	_, msg, err := wsRead(t, c)
+	var ce websocket.CloseError
+	if !errorAs(err, &ce) || ce.Code != code || ce.Reason != reason {
+		t.Errorf("want close %d %q, got message %q, err %v", code, reason, msg, err)
+	}
+}
+
+func errorAs(err error, ce *websocket.CloseError) bool {
+	if err == nil {
+		return false
+	}
+	if websocket.CloseStatus(err) == -1 {
+		return false
+	}
+	for e := err; e != nil; {
+		if c, ok := e.(websocket.CloseError); ok {
+			*ce = c
+			return true
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		e = u.Unwrap()
+	}
+	return false
+}
+
+func TestWebSocketBidi(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		// The rule is a POST; the handshake is a GET on the same path.
+		c := wsDial(t, url+"/v1/chat", nil)
+		for _, name := range []string{"a", "b"} {
+			wsWrite(t, c, websocket.MessageText, `{"name":"`+name+`"}`)
+			typ, msg, err := wsRead(t, c)
+			if err != nil || typ != websocket.MessageText || msg != `{"name":"re: `+name+`"}` {
+				t.Errorf("%s: reply %v %q %v", gwName, typ, msg, err)
+			}
+		}
+		wsWrite(t, c, websocket.MessageText, "") // end of the client's stream
+		wsClosed(t, c, websocket.StatusNormalClosure, "")
+	}
+}
+
+func TestWebSocketBinary(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		c := wsDial(t, url+"/v1/chat", nil)
+		b, _ := proto.Marshal(&confv1.Probe{Name: "bin"})
+		wsWrite(t, c, websocket.MessageBinary, string(b))
+		typ, msg, err := wsRead(t, c)
+		var p confv1.Probe
+		if err != nil || typ != websocket.MessageBinary || proto.Unmarshal([]byte(msg), &p) != nil || p.GetName() != "re: bin" {
+			t.Errorf("%s: binary reply %v %q %v", gwName, typ, msg, err)
+		}
+	}
+}
+
+func TestWebSocketServerStream(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		c := wsDial(t, url+"/v1/watch/w?i32=3", nil)
+		for i := 1; i <= 3; i++ {
+			_, msg, err := wsRead(t, c)
+			var p confv1.Probe
+			if err != nil || protojson.Unmarshal([]byte(msg), &p) != nil || p.GetI32() != int32(i) {
+				t.Errorf("%s: message %d: %q %v", gwName, i, msg, err)
+			}
+		}
+		wsClosed(t, c, websocket.StatusNormalClosure, "")
+
+		c = wsDial(t, url+"/v1/watch/fail-after?i32=1", nil)
+		if _, msg, err := wsRead(t, c); err != nil || !strings.Contains(msg, "fail-after-1") {
+			t.Errorf("%s: %q %v", gwName, msg, err)
+		}
+		wsClosed(t, c, 4000+13, "it broke")
+
+		c = wsDial(t, url+"/v1/watch/fail-before", nil)
+		wsClosed(t, c, 4000+5, "no such watch")
+	}
+}
+
+func TestWebSocketClientStream(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t)
+	for gwName, url := range urls {
+		c := wsDial(t, url+"/v1/bulk", nil)
+		wsWrite(t, c, websocket.MessageText, `{"name":"x"}`)
+		wsWrite(t, c, websocket.MessageText, `{"name":"y"}`)
+		wsWrite(t, c, websocket.MessageText, "")
+		if _, msg, err := wsRead(t, c); err != nil || msg != `{"name":"x,y","i32":2}` {
+			t.Errorf("%s: response %q %v", gwName, msg, err)
+		}
+		wsClosed(t, c, websocket.StatusNormalClosure, "")
+
+		c = wsDial(t, url+"/v1/bulk", nil)
+		wsWrite(t, c, websocket.MessageText, `{"name":5}`)
+		_, _, err := wsRead(t, c)
+		if websocket.CloseStatus(err) != 4000+3 {
+			t.Errorf("%s: a bad message: %v", gwName, err)
+		}
+	}
+}
+
+func TestWebSocketClientCloseCancels(t *testing.T) {
+	t.Parallel()
+	urls, streamers := streamGateways(t)
+	for gwName, url := range urls {
+		c := wsDial(t, url+"/v1/chat", nil)
+		wsWrite(t, c, websocket.MessageText, `{"name":"hold"}`)
+		select {
+		case <-streamers[gwName].started:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the chat did not start", gwName)
+		}
+		c.Close(websocket.StatusNormalClosure, "bye")
+		select {
+		case <-streamers[gwName].canceled:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the call was not canceled by the client's close", gwName)
+		}
+	}
+}
+
+func TestWebSocketOrigins(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		opts    []protorest.Option
+		origin  string
+		allowed bool
+	}{
+		{"same origin", nil, "", true},
+		{"another origin", nil, "https://evil.example", false},
+		{"an allowed origin", []protorest.Option{protorest.WithWebSocketOrigins("app.example")}, "https://app.example", true},
+	} {
+		gw := protorest.NewGateway(tt.opts...)
+		confv1.RegisterProbesServer(gw, newStreamer())
+		srv := httptest.NewServer(gw)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		h := http.Header{}
+		if tt.origin != "" {
+			h.Set("Origin", tt.origin)
+		}
+		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/v1/watch/w", &websocket.DialOptions{HTTPHeader: h})
+		cancel()
+		if (err == nil) != tt.allowed {
+			t.Errorf("%s: dial err %v", tt.name, err)
+		}
+		if !tt.allowed && (resp == nil || resp.StatusCode != http.StatusForbidden) {
+			t.Errorf("%s: response %v", tt.name, resp)
+		}
+		if c != nil {
+			c.CloseNow()
+		}
+		srv.Close()
+	}
+}
+
+// A plain GET of a POST streaming route without the upgrade is still 405.
+func TestWebSocketOnlyWithUpgrade(t *testing.T) {
+	t.Parallel()
+	gw := protorest.NewGateway()
+	confv1.RegisterProbesServer(gw, newStreamer())
+	if r := do(t, gw, "GET", "/v1/chat", ""); r.code != 405 {
+		t.Errorf("GET without an upgrade: %d", r.code)
+	}
+}
