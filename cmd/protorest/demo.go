@@ -136,9 +136,12 @@ Try:
   curl %s/v1/shelves
   curl '%s/v1/shelves/1/books?page_size=1'
   curl -X PATCH -d '{"title":"New title"}' %s/v1/shelves/1/books/1
+  curl -N '%s/api/v1/example/watch?count=3&intervalMs=300'
+  curl -N -H 'Accept: text/event-stream' '%s/api/v1/example/watch?count=3&intervalMs=300'
+  printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat
   curl %s/files/readme.txt
   open %s/ui/
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h)
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h)
 }
 
 func port(a net.Addr) string {

@@ -5,7 +5,8 @@
 // source: examples/example/v1/example.proto
 
 // Package example.v1 is the smallest example service: two methods that
-// transform a message, each exposed as POST with the whole request as body.
+// transform a message, each exposed as POST with the whole request as body,
+// and two streams.
 
 package examplev1
 
@@ -13,6 +14,7 @@ import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -25,6 +27,161 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// WatchRequest is the input of MySvc.Watch.
+type WatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many ticks to send: 1 to 1000, default 10.
+	Count int32 `protobuf:"varint,1,opt,name=count,proto3" json:"count,omitempty"`
+	// Milliseconds between ticks: 10 to 10000, default 1000.
+	IntervalMs    int32 `protobuf:"varint,2,opt,name=interval_ms,json=intervalMs,proto3" json:"interval_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchRequest) Reset() {
+	*x = WatchRequest{}
+	mi := &file_examples_example_v1_example_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchRequest) ProtoMessage() {}
+
+func (x *WatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_examples_example_v1_example_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
+func (*WatchRequest) Descriptor() ([]byte, []int) {
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *WatchRequest) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *WatchRequest) GetIntervalMs() int32 {
+	if x != nil {
+		return x.IntervalMs
+	}
+	return 0
+}
+
+// Tick is one message of MySvc.Watch.
+type Tick struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 for the first tick.
+	Seq int32 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// When it was sent.
+	Time          *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tick) Reset() {
+	*x = Tick{}
+	mi := &file_examples_example_v1_example_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tick) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tick) ProtoMessage() {}
+
+func (x *Tick) ProtoReflect() protoreflect.Message {
+	mi := &file_examples_example_v1_example_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tick.ProtoReflect.Descriptor instead.
+func (*Tick) Descriptor() ([]byte, []int) {
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Tick) GetSeq() int32 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *Tick) GetTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+// ChatMessage is a message of MySvc.Chat, both ways.
+type ChatMessage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Msg           string                 `protobuf:"bytes,1,opt,name=msg,proto3" json:"msg,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChatMessage) Reset() {
+	*x = ChatMessage{}
+	mi := &file_examples_example_v1_example_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChatMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChatMessage) ProtoMessage() {}
+
+func (x *ChatMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_examples_example_v1_example_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChatMessage.ProtoReflect.Descriptor instead.
+func (*ChatMessage) Descriptor() ([]byte, []int) {
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ChatMessage) GetMsg() string {
+	if x != nil {
+		return x.Msg
+	}
+	return ""
+}
+
 // UpperRequest is the input of MySvc.Upper.
 type UpperRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -36,7 +193,7 @@ type UpperRequest struct {
 
 func (x *UpperRequest) Reset() {
 	*x = UpperRequest{}
-	mi := &file_examples_example_v1_example_proto_msgTypes[0]
+	mi := &file_examples_example_v1_example_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -48,7 +205,7 @@ func (x *UpperRequest) String() string {
 func (*UpperRequest) ProtoMessage() {}
 
 func (x *UpperRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_examples_example_v1_example_proto_msgTypes[0]
+	mi := &file_examples_example_v1_example_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -61,7 +218,7 @@ func (x *UpperRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpperRequest.ProtoReflect.Descriptor instead.
 func (*UpperRequest) Descriptor() ([]byte, []int) {
-	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{0}
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *UpperRequest) GetMsg() string {
@@ -82,7 +239,7 @@ type UpperResponse struct {
 
 func (x *UpperResponse) Reset() {
 	*x = UpperResponse{}
-	mi := &file_examples_example_v1_example_proto_msgTypes[1]
+	mi := &file_examples_example_v1_example_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -94,7 +251,7 @@ func (x *UpperResponse) String() string {
 func (*UpperResponse) ProtoMessage() {}
 
 func (x *UpperResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_examples_example_v1_example_proto_msgTypes[1]
+	mi := &file_examples_example_v1_example_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -107,7 +264,7 @@ func (x *UpperResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpperResponse.ProtoReflect.Descriptor instead.
 func (*UpperResponse) Descriptor() ([]byte, []int) {
-	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{1}
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *UpperResponse) GetMsg() string {
@@ -128,7 +285,7 @@ type EchoRequest struct {
 
 func (x *EchoRequest) Reset() {
 	*x = EchoRequest{}
-	mi := &file_examples_example_v1_example_proto_msgTypes[2]
+	mi := &file_examples_example_v1_example_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -140,7 +297,7 @@ func (x *EchoRequest) String() string {
 func (*EchoRequest) ProtoMessage() {}
 
 func (x *EchoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_examples_example_v1_example_proto_msgTypes[2]
+	mi := &file_examples_example_v1_example_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -153,7 +310,7 @@ func (x *EchoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EchoRequest.ProtoReflect.Descriptor instead.
 func (*EchoRequest) Descriptor() ([]byte, []int) {
-	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{2}
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *EchoRequest) GetMsg() string {
@@ -174,7 +331,7 @@ type EchoResponse struct {
 
 func (x *EchoResponse) Reset() {
 	*x = EchoResponse{}
-	mi := &file_examples_example_v1_example_proto_msgTypes[3]
+	mi := &file_examples_example_v1_example_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -186,7 +343,7 @@ func (x *EchoResponse) String() string {
 func (*EchoResponse) ProtoMessage() {}
 
 func (x *EchoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_examples_example_v1_example_proto_msgTypes[3]
+	mi := &file_examples_example_v1_example_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -199,7 +356,7 @@ func (x *EchoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EchoResponse.ProtoReflect.Descriptor instead.
 func (*EchoResponse) Descriptor() ([]byte, []int) {
-	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{3}
+	return file_examples_example_v1_example_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *EchoResponse) GetMsg() string {
@@ -214,7 +371,16 @@ var File_examples_example_v1_example_proto protoreflect.FileDescriptor
 const file_examples_example_v1_example_proto_rawDesc = "" +
 	"\n" +
 	"!examples/example/v1/example.proto\x12\n" +
-	"example.v1\x1a\x1cgoogle/api/annotations.proto\" \n" +
+	"example.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"E\n" +
+	"\fWatchRequest\x12\x14\n" +
+	"\x05count\x18\x01 \x01(\x05R\x05count\x12\x1f\n" +
+	"\vinterval_ms\x18\x02 \x01(\x05R\n" +
+	"intervalMs\"H\n" +
+	"\x04Tick\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x05R\x03seq\x12.\n" +
+	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\"\x1f\n" +
+	"\vChatMessage\x12\x10\n" +
+	"\x03msg\x18\x01 \x01(\tR\x03msg\" \n" +
 	"\fUpperRequest\x12\x10\n" +
 	"\x03msg\x18\x01 \x01(\tR\x03msg\"!\n" +
 	"\rUpperResponse\x12\x10\n" +
@@ -222,10 +388,12 @@ const file_examples_example_v1_example_proto_rawDesc = "" +
 	"\vEchoRequest\x12\x10\n" +
 	"\x03msg\x18\x01 \x01(\tR\x03msg\" \n" +
 	"\fEchoResponse\x12\x10\n" +
-	"\x03msg\x18\x01 \x01(\tR\x03msg2\xc3\x01\n" +
+	"\x03msg\x18\x01 \x01(\tR\x03msg2\xf8\x02\n" +
 	"\x05MySvc\x12^\n" +
 	"\x05Upper\x12\x18.example.v1.UpperRequest\x1a\x19.example.v1.UpperResponse\" \x82\xd3\xe4\x93\x02\x1a:\x01*\"\x15/api/v1/example/upper\x12Z\n" +
-	"\x04Echo\x12\x17.example.v1.EchoRequest\x1a\x18.example.v1.EchoResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/api/v1/example/echoB>Z<github.com/protorest/protorest/examples/example/v1;examplev1b\x06proto3"
+	"\x04Echo\x12\x17.example.v1.EchoRequest\x1a\x18.example.v1.EchoResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/api/v1/example/echo\x12T\n" +
+	"\x05Watch\x12\x18.example.v1.WatchRequest\x1a\x10.example.v1.Tick\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x15/api/v1/example/watch0\x01\x12]\n" +
+	"\x04Chat\x12\x17.example.v1.ChatMessage\x1a\x17.example.v1.ChatMessage\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/api/v1/example/chat(\x010\x01B>Z<github.com/protorest/protorest/examples/example/v1;examplev1b\x06proto3"
 
 var (
 	file_examples_example_v1_example_proto_rawDescOnce sync.Once
@@ -239,23 +407,32 @@ func file_examples_example_v1_example_proto_rawDescGZIP() []byte {
 	return file_examples_example_v1_example_proto_rawDescData
 }
 
-var file_examples_example_v1_example_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_examples_example_v1_example_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_examples_example_v1_example_proto_goTypes = []any{
-	(*UpperRequest)(nil),  // 0: example.v1.UpperRequest
-	(*UpperResponse)(nil), // 1: example.v1.UpperResponse
-	(*EchoRequest)(nil),   // 2: example.v1.EchoRequest
-	(*EchoResponse)(nil),  // 3: example.v1.EchoResponse
+	(*WatchRequest)(nil),          // 0: example.v1.WatchRequest
+	(*Tick)(nil),                  // 1: example.v1.Tick
+	(*ChatMessage)(nil),           // 2: example.v1.ChatMessage
+	(*UpperRequest)(nil),          // 3: example.v1.UpperRequest
+	(*UpperResponse)(nil),         // 4: example.v1.UpperResponse
+	(*EchoRequest)(nil),           // 5: example.v1.EchoRequest
+	(*EchoResponse)(nil),          // 6: example.v1.EchoResponse
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
 }
 var file_examples_example_v1_example_proto_depIdxs = []int32{
-	0, // 0: example.v1.MySvc.Upper:input_type -> example.v1.UpperRequest
-	2, // 1: example.v1.MySvc.Echo:input_type -> example.v1.EchoRequest
-	1, // 2: example.v1.MySvc.Upper:output_type -> example.v1.UpperResponse
-	3, // 3: example.v1.MySvc.Echo:output_type -> example.v1.EchoResponse
-	2, // [2:4] is the sub-list for method output_type
-	0, // [0:2] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	7, // 0: example.v1.Tick.time:type_name -> google.protobuf.Timestamp
+	3, // 1: example.v1.MySvc.Upper:input_type -> example.v1.UpperRequest
+	5, // 2: example.v1.MySvc.Echo:input_type -> example.v1.EchoRequest
+	0, // 3: example.v1.MySvc.Watch:input_type -> example.v1.WatchRequest
+	2, // 4: example.v1.MySvc.Chat:input_type -> example.v1.ChatMessage
+	4, // 5: example.v1.MySvc.Upper:output_type -> example.v1.UpperResponse
+	6, // 6: example.v1.MySvc.Echo:output_type -> example.v1.EchoResponse
+	1, // 7: example.v1.MySvc.Watch:output_type -> example.v1.Tick
+	2, // 8: example.v1.MySvc.Chat:output_type -> example.v1.ChatMessage
+	5, // [5:9] is the sub-list for method output_type
+	1, // [1:5] is the sub-list for method input_type
+	1, // [1:1] is the sub-list for extension type_name
+	1, // [1:1] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_examples_example_v1_example_proto_init() }
@@ -269,7 +446,7 @@ func file_examples_example_v1_example_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_examples_example_v1_example_proto_rawDesc), len(file_examples_example_v1_example_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -5,7 +5,8 @@
 // source: examples/example/v1/example.proto
 
 // Package example.v1 is the smallest example service: two methods that
-// transform a message, each exposed as POST with the whole request as body.
+// transform a message, each exposed as POST with the whole request as body,
+// and two streams.
 
 package examplev1
 
@@ -24,6 +25,8 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	MySvc_Upper_FullMethodName = "/example.v1.MySvc/Upper"
 	MySvc_Echo_FullMethodName  = "/example.v1.MySvc/Echo"
+	MySvc_Watch_FullMethodName = "/example.v1.MySvc/Watch"
+	MySvc_Chat_FullMethodName  = "/example.v1.MySvc/Chat"
 )
 
 // MySvcClient is the client API for MySvc service.
@@ -40,6 +43,18 @@ type MySvcClient interface {
 	//
 	//	curl -X POST -d '{"msg":"hello"}' http://localhost:9091/api/v1/example/echo
 	Echo(ctx context.Context, in *EchoRequest, opts ...grpc.CallOption) (*EchoResponse, error)
+	// Watch sends count ticks (default 10, at most 1000), one every
+	// interval_ms milliseconds (default 1000, from 10 to 10000): a server
+	// stream.
+	//
+	//	curl -N 'http://localhost:9091/api/v1/example/watch?count=3&intervalMs=200'
+	//	curl -N -H 'Accept: text/event-stream' http://localhost:9091/api/v1/example/watch?count=3
+	Watch(ctx context.Context, in *WatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Tick], error)
+	// Chat answers each message with it upper-cased: a bidirectional
+	// stream, over HTTP/2 or a WebSocket.
+	//
+	//	printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -T - http://localhost:9091/api/v1/example/chat -X POST
+	Chat(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ChatMessage, ChatMessage], error)
 }
 
 type mySvcClient struct {
@@ -70,6 +85,38 @@ func (c *mySvcClient) Echo(ctx context.Context, in *EchoRequest, opts ...grpc.Ca
 	return out, nil
 }
 
+func (c *mySvcClient) Watch(ctx context.Context, in *WatchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Tick], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &MySvc_ServiceDesc.Streams[0], MySvc_Watch_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchRequest, Tick]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MySvc_WatchClient = grpc.ServerStreamingClient[Tick]
+
+func (c *mySvcClient) Chat(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ChatMessage, ChatMessage], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &MySvc_ServiceDesc.Streams[1], MySvc_Chat_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ChatMessage, ChatMessage]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MySvc_ChatClient = grpc.BidiStreamingClient[ChatMessage, ChatMessage]
+
 // MySvcServer is the server API for MySvc service.
 // All implementations must embed UnimplementedMySvcServer
 // for forward compatibility.
@@ -84,6 +131,18 @@ type MySvcServer interface {
 	//
 	//	curl -X POST -d '{"msg":"hello"}' http://localhost:9091/api/v1/example/echo
 	Echo(context.Context, *EchoRequest) (*EchoResponse, error)
+	// Watch sends count ticks (default 10, at most 1000), one every
+	// interval_ms milliseconds (default 1000, from 10 to 10000): a server
+	// stream.
+	//
+	//	curl -N 'http://localhost:9091/api/v1/example/watch?count=3&intervalMs=200'
+	//	curl -N -H 'Accept: text/event-stream' http://localhost:9091/api/v1/example/watch?count=3
+	Watch(*WatchRequest, grpc.ServerStreamingServer[Tick]) error
+	// Chat answers each message with it upper-cased: a bidirectional
+	// stream, over HTTP/2 or a WebSocket.
+	//
+	//	printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -T - http://localhost:9091/api/v1/example/chat -X POST
+	Chat(grpc.BidiStreamingServer[ChatMessage, ChatMessage]) error
 	mustEmbedUnimplementedMySvcServer()
 }
 
@@ -99,6 +158,12 @@ func (UnimplementedMySvcServer) Upper(context.Context, *UpperRequest) (*UpperRes
 }
 func (UnimplementedMySvcServer) Echo(context.Context, *EchoRequest) (*EchoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Echo not implemented")
+}
+func (UnimplementedMySvcServer) Watch(*WatchRequest, grpc.ServerStreamingServer[Tick]) error {
+	return status.Error(codes.Unimplemented, "method Watch not implemented")
+}
+func (UnimplementedMySvcServer) Chat(grpc.BidiStreamingServer[ChatMessage, ChatMessage]) error {
+	return status.Error(codes.Unimplemented, "method Chat not implemented")
 }
 func (UnimplementedMySvcServer) mustEmbedUnimplementedMySvcServer() {}
 func (UnimplementedMySvcServer) testEmbeddedByValue()               {}
@@ -157,6 +222,24 @@ func _MySvc_Echo_Handler(srv interface{}, ctx context.Context, dec func(interfac
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MySvc_Watch_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(MySvcServer).Watch(m, &grpc.GenericServerStream[WatchRequest, Tick]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MySvc_WatchServer = grpc.ServerStreamingServer[Tick]
+
+func _MySvc_Chat_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(MySvcServer).Chat(&grpc.GenericServerStream[ChatMessage, ChatMessage]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MySvc_ChatServer = grpc.BidiStreamingServer[ChatMessage, ChatMessage]
+
 // MySvc_ServiceDesc is the grpc.ServiceDesc for MySvc service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -173,6 +256,18 @@ var MySvc_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _MySvc_Echo_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "Watch",
+			Handler:       _MySvc_Watch_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "Chat",
+			Handler:       _MySvc_Chat_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "examples/example/v1/example.proto",
 }
