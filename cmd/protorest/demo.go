@@ -141,7 +141,7 @@ Try:
   printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat
   curl %s/files/readme.txt
   open %s/ui/
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h)
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h)
 }
 
 func port(a net.Addr) string {
