@@ -25,6 +25,39 @@
 // and is strict and safe elsewhere. Each difference from grpc-gateway is
 // listed below.
 //
+// # Streaming
+//
+// Streaming methods are served in-process (through WithStreamInterceptors,
+// with the transport stream in the context as for unary methods) and
+// remote (conn.NewStream). A server stream's messages are framed as
+// grpc-gateway frames them, {"result":…} per line, unless the client asks
+// for text/event-stream (Server-Sent Events, an "error" event on failure)
+// or application/x-ndjson (bare messages); binary types get
+// length-delimited messages, and a stream of google.api.HttpBody is its
+// data concatenated, typed by the first message (grpc-gateway adds a
+// newline after each chunk). The response starts with the first message
+// (in-process also with grpc.SendHeader): an error before it is an
+// ordinary error response. A later error is an in-band record and, for a
+// client that sent "TE: trailers", Grpc-Status and Grpc-Message trailers;
+// NDJSON and binary have no in-band record, so without trailers the
+// response is cut short rather than ending as if whole.
+//
+// A client stream's body is a sequence of JSON values (newline-delimited
+// or concatenated, as grpc-gateway reads it) or of length-delimited
+// binary messages, read as it arrives; the body limit applies to each
+// message. Every message gets the path and query bindings, except that a
+// stream of google.api.HttpBody chunks (at most 1 MiB each) binds them to
+// the first only. Bidirectional streams are full duplex over HTTP/2, and
+// over HTTP/1.1 for clients that can.
+//
+// The route of a streaming method also accepts a WebSocket handshake,
+// whatever the rule's HTTP method: each WebSocket message is one gRPC
+// message (the first message's type, text for JSON or binary, sets the
+// connection's encoding), an empty message half-closes, the client's
+// close cancels the call, and the close frame carries the outcome: 1000
+// for OK, else 4000 plus the gRPC code with the status message as reason.
+// Pages from other origins need WithWebSocketOrigins.
+//
 // # Routing
 //
 // Path templates use the full HttpRule grammar: literals, {field},

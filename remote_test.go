@@ -64,7 +64,7 @@ func startBackend(t *testing.T, network, address string) *backend {
 	return be
 }
 
-func dial(t *testing.T, target string) *grpc.ClientConn {
+func dial(t testing.TB, target string) *grpc.ClientConn {
 	t.Helper()
 	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,12 +31,14 @@ import (
 )
 
 // streamer implements the streaming methods of conf.v1.Probes. Watch
-// sends req.i32 messages named name-1, name-2…; its name picks a failure:
+// sends req.i32 messages named name-1, name-2… (with req.id bytes of blob
+// each); its name picks a failure:
 // "fail-before" (NOT_FOUND with details, before any message) or
 // "fail-after" (INTERNAL after the messages); with flag set it blocks
 // until the call is canceled.
 type streamer struct {
 	confv1.UnimplementedProbesServer
+	sent     atomic.Int64  // messages Watch has sent
 	started  chan struct{} // closed when a blocking Watch starts
 	canceled chan struct{} // closed when a blocking Watch sees its context end
 }
@@ -58,10 +61,15 @@ func (s *streamer) Watch(req *confv1.Probe, stream grpc.ServerStreamingServer[co
 		close(s.canceled)
 		return stream.Context().Err()
 	}
+	var blob []byte
+	if req.GetId() > 0 { // a payload of id bytes in each message
+		blob = make([]byte, req.GetId())
+	}
 	for i := 1; i <= int(req.GetI32()); i++ {
-		if err := stream.Send(&confv1.Probe{Name: fmt.Sprintf("%s-%d", req.GetName(), i), I32: int32(i)}); err != nil {
+		if err := stream.Send(&confv1.Probe{Name: fmt.Sprintf("%s-%d", req.GetName(), i), I32: int32(i), Blob: blob}); err != nil {
 			return err
 		}
+		s.sent.Add(1)
 	}
 	if req.GetName() == "fail-after" {
 		return status.Error(codes.Internal, "it broke")
@@ -116,7 +124,7 @@ func (s *streamer) StreamDownload(req *confv1.Probe, stream grpc.ServerStreaming
 
 // streamGateways serves a streamer in-process and through a real gRPC
 // backend, and returns both gateways' URLs, by name.
-func streamGateways(t *testing.T, opts ...protorest.Option) (map[string]string, map[string]*streamer) {
+func streamGateways(t testing.TB, opts ...protorest.Option) (map[string]string, map[string]*streamer) {
 	t.Helper()
 	local, remote := newStreamer(), newStreamer()
 	// Leave unpopulated fields out, for readable expectations.

@@ -1,0 +1,135 @@
+package protorest_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkServerStream measures a 10,000-message server stream over a
+// real HTTP/1.1 connection, in-process and through a gRPC backend, per
+// framing: messages per second, and allocations per message.
+func BenchmarkServerStream(b *testing.B) {
+	const n = 10000
+	urls, _ := streamGateways(b)
+	for _, gw := range []string{"in-process", "remote"} {
+		for _, f := range []struct{ name, accept string }{
+			{"envelope", ""},
+			{"sse", "text/event-stream"},
+			{"binary", "application/proto"},
+		} {
+			b.Run(gw+"/"+f.name, func(b *testing.B) {
+				b.ReportAllocs()
+				url := fmt.Sprintf("%s/v1/watch/w?i32=%d", urls[gw], n)
+				start := time.Now()
+				for b.Loop() {
+					req, _ := http.NewRequest("GET", url, nil)
+					if f.accept != "" {
+						req.Header.Set("Accept", f.accept)
+					}
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					got, _ := io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 || got < n*10 {
+						b.Fatalf("status %d, %d bytes", resp.StatusCode, got)
+					}
+				}
+				b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "msgs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkClientStream measures a 10,000-message NDJSON client stream.
+func BenchmarkClientStream(b *testing.B) {
+	const n = 10000
+	urls, _ := streamGateways(b)
+	body := []byte(strings.Repeat(`{"name":"n","i32":7,"tags":["a","b"]}`+"\n", n))
+	for _, gw := range []string{"in-process", "remote"} {
+		b.Run(gw, func(b *testing.B) {
+			b.ReportAllocs()
+			start := time.Now()
+			for b.Loop() {
+				resp, err := http.Post(urls[gw]+"/v1/bulk", "application/json", bytes.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || !strings.Contains(string(out), `"i32":10000`) {
+					b.Fatalf("%d %.200s", resp.StatusCode, out)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "msgs/s")
+		})
+	}
+}
+
+// TestStreamSlowReaderBackpressure streams 40 MiB (40,000 messages of
+// 1 KiB) to a client that reads slowly, and checks that the gateway does
+// not buffer ahead of it: what the method has sent but the client not yet
+// read stays within the transport's buffers (socket buffers; for a remote
+// backend, also gRPC's flow-control windows), and the heap does not grow
+// with the stream.
+func TestStreamSlowReaderBackpressure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 40 MiB")
+	}
+	t.Parallel()
+	const n, size = 40000, 1024
+	urls, streamers := streamGateways(t)
+	for _, gw := range []string{"in-process", "remote"} {
+		resp, err := http.Get(fmt.Sprintf("%s/v1/watch/slow?i32=%d&id=%d", urls[gw], n, size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReaderSize(resp.Body, 64<<10)
+		var read, maxAhead int64
+		var peakHeap uint64
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		baseHeap := ms.HeapInuse
+		buf := make([]byte, 64<<10)
+		for i := 0; ; i++ {
+			k, err := r.Read(buf)
+			read += int64(k)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%8 == 0 && read < 8<<20 { // slow for the first 8 MiB
+				time.Sleep(20 * time.Millisecond)
+				// Messages sent, as bytes on the wire (~1.1 KiB each in
+				// the envelope), less what the client has read.
+				ahead := streamers[gw].sent.Load()*(size*4/3+60) - read
+				maxAhead = max(maxAhead, ahead)
+				runtime.ReadMemStats(&ms)
+				peakHeap = max(peakHeap, ms.HeapInuse)
+			}
+		}
+		resp.Body.Close()
+		t.Logf("%s: read %.1f MiB; at most %.1f MiB sent ahead of the reader; heap in use %.1f MiB → peak %.1f MiB",
+			gw, float64(read)/(1<<20), float64(maxAhead)/(1<<20), float64(baseHeap)/(1<<20), float64(peakHeap)/(1<<20))
+		if streamers[gw].sent.Load() != n {
+			t.Errorf("%s: %d messages sent, want %d", gw, streamers[gw].sent.Load(), n)
+		}
+		if maxAhead > 24<<20 {
+			t.Errorf("%s: %.1f MiB sent ahead of a slow reader: the gateway buffers", gw, float64(maxAhead)/(1<<20))
+		}
+		if peakHeap > baseHeap+32<<20 {
+			t.Errorf("%s: heap grew from %.1f to %.1f MiB", gw, float64(baseHeap)/(1<<20), float64(peakHeap)/(1<<20))
+		}
+	}
+}
