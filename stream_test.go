@@ -113,6 +113,24 @@ func (s *streamer) Chat(stream grpc.BidiStreamingServer[confv1.Probe, confv1.Pro
 	}
 }
 
+// StreamUpload reports what its chunks carried: each one's name and
+// content type, and the bytes in all.
+func (s *streamer) StreamUpload(stream grpc.ClientStreamingServer[confv1.UploadRequest, confv1.Probe]) error {
+	var parts []string
+	var total int
+	for {
+		req, err := stream.Recv()
+		if err == io.EOF {
+			return stream.SendAndClose(&confv1.Probe{Name: strings.Join(parts, "|"), Id: int64(total), I32: int32(len(parts))})
+		}
+		if err != nil {
+			return err
+		}
+		parts = append(parts, req.GetName()+";"+req.GetFile().GetContentType())
+		total += len(req.GetFile().GetData())
+	}
+}
+
 func (s *streamer) StreamDownload(req *confv1.Probe, stream grpc.ServerStreamingServer[httpbody.HttpBody]) error {
 	for _, b := range []*httpbody.HttpBody{{ContentType: "text/html", Data: []byte("<h1>Hello!</h1>")}, {ContentType: "text/plain", Data: []byte("Hello!")}} {
 		if err := stream.Send(b); err != nil {
@@ -318,6 +336,48 @@ func TestClientStream(t *testing.T) {
 			got := fetch(t, "POST", url+"/v1/bulk", tt.body, tt.headers...)
 			if got.code != tt.code || !strings.Contains(got.body, tt.want) {
 				t.Errorf("%s/%s: %d %s, want %d with %s", gwName, tt.name, got.code, got.body, tt.code, tt.want)
+			}
+		}
+	}
+}
+
+// TestClientStreamHttpBody is R50: each chunk of the body becomes one
+// message (at most 1 MiB), and only the first carries the path binding
+// and the content type. The body limit does not apply to the stream.
+func TestClientStreamHttpBody(t *testing.T) {
+	t.Parallel()
+	urls, _ := streamGateways(t, protorest.WithMaxRequestBodySize(1<<20))
+	for gwName, url := range urls {
+		// Three small writes, then 2.5 MiB at once: at least three chunks.
+		pr, pw := io.Pipe()
+		go func() {
+			for _, c := range []string{"first", " ", "last"} {
+				pw.Write([]byte(c))
+				time.Sleep(20 * time.Millisecond)
+			}
+			pw.Write(make([]byte, 5<<19))
+			pw.Close()
+		}()
+		req, _ := http.NewRequest("POST", url+"/v1/stream-uploads/doc", pr)
+		req.Header.Set("Content-Type", "text/plain")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var p confv1.Probe
+		if err := protojson.Unmarshal(body, &p); resp.StatusCode != 200 || err != nil {
+			t.Fatalf("%s: %d %s", gwName, resp.StatusCode, body)
+		}
+		parts := strings.Split(p.GetName(), "|")
+		if p.GetId() != 10+5<<19 || len(parts) < 3 || parts[0] != "doc;text/plain" {
+			t.Errorf("%s: %d bytes in %d chunks: %q", gwName, p.GetId(), p.GetI32(), parts)
+		}
+		for _, part := range parts[1:] {
+			if part != ";" {
+				t.Errorf("%s: a later chunk carries %q", gwName, part)
+				break
 			}
 		}
 	}

@@ -488,6 +488,59 @@ func (x *Page) GetEtag() string {
 	return ""
 }
 
+// UploadRequest is one chunk of Probes.StreamUpload.
+type UploadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	File          *httpbody.HttpBody     `protobuf:"bytes,2,opt,name=file,proto3" json:"file,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadRequest) Reset() {
+	*x = UploadRequest{}
+	mi := &file_internal_testpb_conf_v1_conf_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadRequest) ProtoMessage() {}
+
+func (x *UploadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_testpb_conf_v1_conf_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadRequest.ProtoReflect.Descriptor instead.
+func (*UploadRequest) Descriptor() ([]byte, []int) {
+	return file_internal_testpb_conf_v1_conf_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *UploadRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UploadRequest) GetFile() *httpbody.HttpBody {
+	if x != nil {
+		return x.File
+	}
+	return nil
+}
+
 var File_internal_testpb_conf_v1_conf_proto protoreflect.FileDescriptor
 
 const file_internal_testpb_conf_v1_conf_proto_rawDesc = "" +
@@ -533,11 +586,14 @@ const file_internal_testpb_conf_v1_conf_proto_rawDesc = "" +
 	"\x06choice\"D\n" +
 	"\x04Page\x12(\n" +
 	"\x04page\x18\x01 \x01(\v2\x14.google.api.HttpBodyR\x04page\x12\x12\n" +
-	"\x04etag\x18\x02 \x01(\tR\x04etag*2\n" +
+	"\x04etag\x18\x02 \x01(\tR\x04etag\"M\n" +
+	"\rUploadRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12(\n" +
+	"\x04file\x18\x02 \x01(\v2\x14.google.api.HttpBodyR\x04file*2\n" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03RED\x10\x01\x12\t\n" +
-	"\x05GREEN\x10\x022\xf0\x0f\n" +
+	"\x05GREEN\x10\x022\xd3\x10\n" +
 	"\x06Probes\x12E\n" +
 	"\bGetProbe\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/probes/{name}\x12@\n" +
 	"\n" +
@@ -570,7 +626,8 @@ const file_internal_testpb_conf_v1_conf_proto_rawDesc = "" +
 	"\x04Chat\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/chat(\x010\x01\x12Z\n" +
 	"\x06Rename\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"0\x82\xd3\xe4\x93\x02*:\fdisplay_name\"\x1a/v1/probes/{parent}:rename\x12\\\n" +
 	"\x0eStreamDownload\x12\x0e.conf.v1.Probe\x1a\x14.google.api.HttpBody\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/stream-download/{name}0\x01\x12&\n" +
-	"\x04Ping\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe2\xb6\x06\n" +
+	"\x04Ping\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\x12a\n" +
+	"\fStreamUpload\x12\x16.conf.v1.UploadRequest\x1a\x0e.conf.v1.Probe\"'\x82\xd3\xe4\x93\x02!:\x04file\"\x19/v1/stream-uploads/{name}(\x012\xb6\x06\n" +
 	"\x05Order\x12:\n" +
 	"\x02B1\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\f/v1/{name}/b\x12<\n" +
 	"\x02B2\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x16\x82\xd3\xe4\x93\x02\x10\x12\x0e/v1/x/{parent}\x12>\n" +
@@ -608,126 +665,130 @@ func file_internal_testpb_conf_v1_conf_proto_rawDescGZIP() []byte {
 }
 
 var file_internal_testpb_conf_v1_conf_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_internal_testpb_conf_v1_conf_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_internal_testpb_conf_v1_conf_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_internal_testpb_conf_v1_conf_proto_goTypes = []any{
 	(Color)(0),                     // 0: conf.v1.Color
 	(*Inner)(nil),                  // 1: conf.v1.Inner
 	(*Probe)(nil),                  // 2: conf.v1.Probe
 	(*Page)(nil),                   // 3: conf.v1.Page
-	nil,                            // 4: conf.v1.Probe.LabelsEntry
-	(*timestamppb.Timestamp)(nil),  // 5: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),    // 6: google.protobuf.Duration
-	(*fieldmaskpb.FieldMask)(nil),  // 7: google.protobuf.FieldMask
-	(*wrapperspb.Int32Value)(nil),  // 8: google.protobuf.Int32Value
-	(*wrapperspb.StringValue)(nil), // 9: google.protobuf.StringValue
-	(*structpb.Value)(nil),         // 10: google.protobuf.Value
-	(*structpb.Struct)(nil),        // 11: google.protobuf.Struct
-	(*httpbody.HttpBody)(nil),      // 12: google.api.HttpBody
-	(*emptypb.Empty)(nil),          // 13: google.protobuf.Empty
+	(*UploadRequest)(nil),          // 4: conf.v1.UploadRequest
+	nil,                            // 5: conf.v1.Probe.LabelsEntry
+	(*timestamppb.Timestamp)(nil),  // 6: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),    // 7: google.protobuf.Duration
+	(*fieldmaskpb.FieldMask)(nil),  // 8: google.protobuf.FieldMask
+	(*wrapperspb.Int32Value)(nil),  // 9: google.protobuf.Int32Value
+	(*wrapperspb.StringValue)(nil), // 10: google.protobuf.StringValue
+	(*structpb.Value)(nil),         // 11: google.protobuf.Value
+	(*structpb.Struct)(nil),        // 12: google.protobuf.Struct
+	(*httpbody.HttpBody)(nil),      // 13: google.api.HttpBody
+	(*emptypb.Empty)(nil),          // 14: google.protobuf.Empty
 }
 var file_internal_testpb_conf_v1_conf_proto_depIdxs = []int32{
 	1,  // 0: conf.v1.Inner.deeper:type_name -> conf.v1.Inner
 	0,  // 1: conf.v1.Probe.color:type_name -> conf.v1.Color
 	1,  // 2: conf.v1.Probe.inner:type_name -> conf.v1.Inner
 	1,  // 3: conf.v1.Probe.items:type_name -> conf.v1.Inner
-	4,  // 4: conf.v1.Probe.labels:type_name -> conf.v1.Probe.LabelsEntry
-	5,  // 5: conf.v1.Probe.ts:type_name -> google.protobuf.Timestamp
-	6,  // 6: conf.v1.Probe.dur:type_name -> google.protobuf.Duration
-	7,  // 7: conf.v1.Probe.mask:type_name -> google.protobuf.FieldMask
-	8,  // 8: conf.v1.Probe.wi32:type_name -> google.protobuf.Int32Value
-	9,  // 9: conf.v1.Probe.wstr:type_name -> google.protobuf.StringValue
-	10, // 10: conf.v1.Probe.val:type_name -> google.protobuf.Value
-	11, // 11: conf.v1.Probe.attrs:type_name -> google.protobuf.Struct
-	12, // 12: conf.v1.Probe.payload:type_name -> google.api.HttpBody
+	5,  // 4: conf.v1.Probe.labels:type_name -> conf.v1.Probe.LabelsEntry
+	6,  // 5: conf.v1.Probe.ts:type_name -> google.protobuf.Timestamp
+	7,  // 6: conf.v1.Probe.dur:type_name -> google.protobuf.Duration
+	8,  // 7: conf.v1.Probe.mask:type_name -> google.protobuf.FieldMask
+	9,  // 8: conf.v1.Probe.wi32:type_name -> google.protobuf.Int32Value
+	10, // 9: conf.v1.Probe.wstr:type_name -> google.protobuf.StringValue
+	11, // 10: conf.v1.Probe.val:type_name -> google.protobuf.Value
+	12, // 11: conf.v1.Probe.attrs:type_name -> google.protobuf.Struct
+	13, // 12: conf.v1.Probe.payload:type_name -> google.api.HttpBody
 	0,  // 13: conf.v1.Probe.colors:type_name -> conf.v1.Color
-	12, // 14: conf.v1.Page.page:type_name -> google.api.HttpBody
-	2,  // 15: conf.v1.Probes.GetProbe:input_type -> conf.v1.Probe
-	2,  // 16: conf.v1.Probes.ListProbes:input_type -> conf.v1.Probe
-	2,  // 17: conf.v1.Probes.GetSpecial:input_type -> conf.v1.Probe
-	2,  // 18: conf.v1.Probes.GetBook:input_type -> conf.v1.Probe
-	2,  // 19: conf.v1.Probes.GetFile:input_type -> conf.v1.Probe
-	2,  // 20: conf.v1.Probes.GetTreeMeta:input_type -> conf.v1.Probe
-	2,  // 21: conf.v1.Probes.ArchiveProbe:input_type -> conf.v1.Probe
-	2,  // 22: conf.v1.Probes.UpdateProbe:input_type -> conf.v1.Probe
-	2,  // 23: conf.v1.Probes.CreateProbe:input_type -> conf.v1.Probe
-	2,  // 24: conf.v1.Probes.ReplaceProbe:input_type -> conf.v1.Probe
-	2,  // 25: conf.v1.Probes.GetById:input_type -> conf.v1.Probe
-	2,  // 26: conf.v1.Probes.GetNested:input_type -> conf.v1.Probe
-	2,  // 27: conf.v1.Probes.Lookup:input_type -> conf.v1.Probe
-	2,  // 28: conf.v1.Probes.OptionsProbe:input_type -> conf.v1.Probe
-	2,  // 29: conf.v1.Probes.DeleteProbe:input_type -> conf.v1.Probe
-	2,  // 30: conf.v1.Probes.SearchProbes:input_type -> conf.v1.Probe
-	2,  // 31: conf.v1.Probes.Upload:input_type -> conf.v1.Probe
-	12, // 32: conf.v1.Probes.RawEcho:input_type -> google.api.HttpBody
-	2,  // 33: conf.v1.Probes.Download:input_type -> conf.v1.Probe
-	2,  // 34: conf.v1.Probes.GetPage:input_type -> conf.v1.Probe
-	2,  // 35: conf.v1.Probes.Watch:input_type -> conf.v1.Probe
-	2,  // 36: conf.v1.Probes.BulkCreate:input_type -> conf.v1.Probe
-	2,  // 37: conf.v1.Probes.Chat:input_type -> conf.v1.Probe
-	2,  // 38: conf.v1.Probes.Rename:input_type -> conf.v1.Probe
-	2,  // 39: conf.v1.Probes.StreamDownload:input_type -> conf.v1.Probe
-	2,  // 40: conf.v1.Probes.Ping:input_type -> conf.v1.Probe
-	2,  // 41: conf.v1.Order.B1:input_type -> conf.v1.Probe
-	2,  // 42: conf.v1.Order.B2:input_type -> conf.v1.Probe
-	2,  // 43: conf.v1.Order.B3:input_type -> conf.v1.Probe
-	2,  // 44: conf.v1.Order.B4:input_type -> conf.v1.Probe
-	2,  // 45: conf.v1.Order.B5:input_type -> conf.v1.Probe
-	2,  // 46: conf.v1.Order.B6:input_type -> conf.v1.Probe
-	2,  // 47: conf.v1.Order.B7:input_type -> conf.v1.Probe
-	2,  // 48: conf.v1.Order.B8:input_type -> conf.v1.Probe
-	2,  // 49: conf.v1.Order.B9:input_type -> conf.v1.Probe
-	2,  // 50: conf.v1.Order.B10:input_type -> conf.v1.Probe
-	2,  // 51: conf.v1.Order.B11:input_type -> conf.v1.Probe
-	2,  // 52: conf.v1.Order.B12:input_type -> conf.v1.Probe
-	2,  // 53: conf.v1.Order.B13:input_type -> conf.v1.Probe
-	2,  // 54: conf.v1.CatchAll.C1:input_type -> conf.v1.Probe
-	2,  // 55: conf.v1.DoAnything.D1:input_type -> conf.v1.Probe
-	2,  // 56: conf.v1.Probes.GetProbe:output_type -> conf.v1.Probe
-	2,  // 57: conf.v1.Probes.ListProbes:output_type -> conf.v1.Probe
-	2,  // 58: conf.v1.Probes.GetSpecial:output_type -> conf.v1.Probe
-	2,  // 59: conf.v1.Probes.GetBook:output_type -> conf.v1.Probe
-	2,  // 60: conf.v1.Probes.GetFile:output_type -> conf.v1.Probe
-	2,  // 61: conf.v1.Probes.GetTreeMeta:output_type -> conf.v1.Probe
-	2,  // 62: conf.v1.Probes.ArchiveProbe:output_type -> conf.v1.Probe
-	2,  // 63: conf.v1.Probes.UpdateProbe:output_type -> conf.v1.Probe
-	2,  // 64: conf.v1.Probes.CreateProbe:output_type -> conf.v1.Probe
-	2,  // 65: conf.v1.Probes.ReplaceProbe:output_type -> conf.v1.Probe
-	2,  // 66: conf.v1.Probes.GetById:output_type -> conf.v1.Probe
-	2,  // 67: conf.v1.Probes.GetNested:output_type -> conf.v1.Probe
-	2,  // 68: conf.v1.Probes.Lookup:output_type -> conf.v1.Probe
-	2,  // 69: conf.v1.Probes.OptionsProbe:output_type -> conf.v1.Probe
-	13, // 70: conf.v1.Probes.DeleteProbe:output_type -> google.protobuf.Empty
-	2,  // 71: conf.v1.Probes.SearchProbes:output_type -> conf.v1.Probe
-	2,  // 72: conf.v1.Probes.Upload:output_type -> conf.v1.Probe
-	12, // 73: conf.v1.Probes.RawEcho:output_type -> google.api.HttpBody
-	12, // 74: conf.v1.Probes.Download:output_type -> google.api.HttpBody
-	3,  // 75: conf.v1.Probes.GetPage:output_type -> conf.v1.Page
-	2,  // 76: conf.v1.Probes.Watch:output_type -> conf.v1.Probe
-	2,  // 77: conf.v1.Probes.BulkCreate:output_type -> conf.v1.Probe
-	2,  // 78: conf.v1.Probes.Chat:output_type -> conf.v1.Probe
-	2,  // 79: conf.v1.Probes.Rename:output_type -> conf.v1.Probe
-	12, // 80: conf.v1.Probes.StreamDownload:output_type -> google.api.HttpBody
-	2,  // 81: conf.v1.Probes.Ping:output_type -> conf.v1.Probe
-	2,  // 82: conf.v1.Order.B1:output_type -> conf.v1.Probe
-	2,  // 83: conf.v1.Order.B2:output_type -> conf.v1.Probe
-	2,  // 84: conf.v1.Order.B3:output_type -> conf.v1.Probe
-	2,  // 85: conf.v1.Order.B4:output_type -> conf.v1.Probe
-	2,  // 86: conf.v1.Order.B5:output_type -> conf.v1.Probe
-	2,  // 87: conf.v1.Order.B6:output_type -> conf.v1.Probe
-	2,  // 88: conf.v1.Order.B7:output_type -> conf.v1.Probe
-	2,  // 89: conf.v1.Order.B8:output_type -> conf.v1.Probe
-	2,  // 90: conf.v1.Order.B9:output_type -> conf.v1.Probe
-	2,  // 91: conf.v1.Order.B10:output_type -> conf.v1.Probe
-	2,  // 92: conf.v1.Order.B11:output_type -> conf.v1.Probe
-	2,  // 93: conf.v1.Order.B12:output_type -> conf.v1.Probe
-	2,  // 94: conf.v1.Order.B13:output_type -> conf.v1.Probe
-	2,  // 95: conf.v1.CatchAll.C1:output_type -> conf.v1.Probe
-	2,  // 96: conf.v1.DoAnything.D1:output_type -> conf.v1.Probe
-	56, // [56:97] is the sub-list for method output_type
-	15, // [15:56] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	13, // 14: conf.v1.Page.page:type_name -> google.api.HttpBody
+	13, // 15: conf.v1.UploadRequest.file:type_name -> google.api.HttpBody
+	2,  // 16: conf.v1.Probes.GetProbe:input_type -> conf.v1.Probe
+	2,  // 17: conf.v1.Probes.ListProbes:input_type -> conf.v1.Probe
+	2,  // 18: conf.v1.Probes.GetSpecial:input_type -> conf.v1.Probe
+	2,  // 19: conf.v1.Probes.GetBook:input_type -> conf.v1.Probe
+	2,  // 20: conf.v1.Probes.GetFile:input_type -> conf.v1.Probe
+	2,  // 21: conf.v1.Probes.GetTreeMeta:input_type -> conf.v1.Probe
+	2,  // 22: conf.v1.Probes.ArchiveProbe:input_type -> conf.v1.Probe
+	2,  // 23: conf.v1.Probes.UpdateProbe:input_type -> conf.v1.Probe
+	2,  // 24: conf.v1.Probes.CreateProbe:input_type -> conf.v1.Probe
+	2,  // 25: conf.v1.Probes.ReplaceProbe:input_type -> conf.v1.Probe
+	2,  // 26: conf.v1.Probes.GetById:input_type -> conf.v1.Probe
+	2,  // 27: conf.v1.Probes.GetNested:input_type -> conf.v1.Probe
+	2,  // 28: conf.v1.Probes.Lookup:input_type -> conf.v1.Probe
+	2,  // 29: conf.v1.Probes.OptionsProbe:input_type -> conf.v1.Probe
+	2,  // 30: conf.v1.Probes.DeleteProbe:input_type -> conf.v1.Probe
+	2,  // 31: conf.v1.Probes.SearchProbes:input_type -> conf.v1.Probe
+	2,  // 32: conf.v1.Probes.Upload:input_type -> conf.v1.Probe
+	13, // 33: conf.v1.Probes.RawEcho:input_type -> google.api.HttpBody
+	2,  // 34: conf.v1.Probes.Download:input_type -> conf.v1.Probe
+	2,  // 35: conf.v1.Probes.GetPage:input_type -> conf.v1.Probe
+	2,  // 36: conf.v1.Probes.Watch:input_type -> conf.v1.Probe
+	2,  // 37: conf.v1.Probes.BulkCreate:input_type -> conf.v1.Probe
+	2,  // 38: conf.v1.Probes.Chat:input_type -> conf.v1.Probe
+	2,  // 39: conf.v1.Probes.Rename:input_type -> conf.v1.Probe
+	2,  // 40: conf.v1.Probes.StreamDownload:input_type -> conf.v1.Probe
+	2,  // 41: conf.v1.Probes.Ping:input_type -> conf.v1.Probe
+	4,  // 42: conf.v1.Probes.StreamUpload:input_type -> conf.v1.UploadRequest
+	2,  // 43: conf.v1.Order.B1:input_type -> conf.v1.Probe
+	2,  // 44: conf.v1.Order.B2:input_type -> conf.v1.Probe
+	2,  // 45: conf.v1.Order.B3:input_type -> conf.v1.Probe
+	2,  // 46: conf.v1.Order.B4:input_type -> conf.v1.Probe
+	2,  // 47: conf.v1.Order.B5:input_type -> conf.v1.Probe
+	2,  // 48: conf.v1.Order.B6:input_type -> conf.v1.Probe
+	2,  // 49: conf.v1.Order.B7:input_type -> conf.v1.Probe
+	2,  // 50: conf.v1.Order.B8:input_type -> conf.v1.Probe
+	2,  // 51: conf.v1.Order.B9:input_type -> conf.v1.Probe
+	2,  // 52: conf.v1.Order.B10:input_type -> conf.v1.Probe
+	2,  // 53: conf.v1.Order.B11:input_type -> conf.v1.Probe
+	2,  // 54: conf.v1.Order.B12:input_type -> conf.v1.Probe
+	2,  // 55: conf.v1.Order.B13:input_type -> conf.v1.Probe
+	2,  // 56: conf.v1.CatchAll.C1:input_type -> conf.v1.Probe
+	2,  // 57: conf.v1.DoAnything.D1:input_type -> conf.v1.Probe
+	2,  // 58: conf.v1.Probes.GetProbe:output_type -> conf.v1.Probe
+	2,  // 59: conf.v1.Probes.ListProbes:output_type -> conf.v1.Probe
+	2,  // 60: conf.v1.Probes.GetSpecial:output_type -> conf.v1.Probe
+	2,  // 61: conf.v1.Probes.GetBook:output_type -> conf.v1.Probe
+	2,  // 62: conf.v1.Probes.GetFile:output_type -> conf.v1.Probe
+	2,  // 63: conf.v1.Probes.GetTreeMeta:output_type -> conf.v1.Probe
+	2,  // 64: conf.v1.Probes.ArchiveProbe:output_type -> conf.v1.Probe
+	2,  // 65: conf.v1.Probes.UpdateProbe:output_type -> conf.v1.Probe
+	2,  // 66: conf.v1.Probes.CreateProbe:output_type -> conf.v1.Probe
+	2,  // 67: conf.v1.Probes.ReplaceProbe:output_type -> conf.v1.Probe
+	2,  // 68: conf.v1.Probes.GetById:output_type -> conf.v1.Probe
+	2,  // 69: conf.v1.Probes.GetNested:output_type -> conf.v1.Probe
+	2,  // 70: conf.v1.Probes.Lookup:output_type -> conf.v1.Probe
+	2,  // 71: conf.v1.Probes.OptionsProbe:output_type -> conf.v1.Probe
+	14, // 72: conf.v1.Probes.DeleteProbe:output_type -> google.protobuf.Empty
+	2,  // 73: conf.v1.Probes.SearchProbes:output_type -> conf.v1.Probe
+	2,  // 74: conf.v1.Probes.Upload:output_type -> conf.v1.Probe
+	13, // 75: conf.v1.Probes.RawEcho:output_type -> google.api.HttpBody
+	13, // 76: conf.v1.Probes.Download:output_type -> google.api.HttpBody
+	3,  // 77: conf.v1.Probes.GetPage:output_type -> conf.v1.Page
+	2,  // 78: conf.v1.Probes.Watch:output_type -> conf.v1.Probe
+	2,  // 79: conf.v1.Probes.BulkCreate:output_type -> conf.v1.Probe
+	2,  // 80: conf.v1.Probes.Chat:output_type -> conf.v1.Probe
+	2,  // 81: conf.v1.Probes.Rename:output_type -> conf.v1.Probe
+	13, // 82: conf.v1.Probes.StreamDownload:output_type -> google.api.HttpBody
+	2,  // 83: conf.v1.Probes.Ping:output_type -> conf.v1.Probe
+	2,  // 84: conf.v1.Probes.StreamUpload:output_type -> conf.v1.Probe
+	2,  // 85: conf.v1.Order.B1:output_type -> conf.v1.Probe
+	2,  // 86: conf.v1.Order.B2:output_type -> conf.v1.Probe
+	2,  // 87: conf.v1.Order.B3:output_type -> conf.v1.Probe
+	2,  // 88: conf.v1.Order.B4:output_type -> conf.v1.Probe
+	2,  // 89: conf.v1.Order.B5:output_type -> conf.v1.Probe
+	2,  // 90: conf.v1.Order.B6:output_type -> conf.v1.Probe
+	2,  // 91: conf.v1.Order.B7:output_type -> conf.v1.Probe
+	2,  // 92: conf.v1.Order.B8:output_type -> conf.v1.Probe
+	2,  // 93: conf.v1.Order.B9:output_type -> conf.v1.Probe
+	2,  // 94: conf.v1.Order.B10:output_type -> conf.v1.Probe
+	2,  // 95: conf.v1.Order.B11:output_type -> conf.v1.Probe
+	2,  // 96: conf.v1.Order.B12:output_type -> conf.v1.Probe
+	2,  // 97: conf.v1.Order.B13:output_type -> conf.v1.Probe
+	2,  // 98: conf.v1.CatchAll.C1:output_type -> conf.v1.Probe
+	2,  // 99: conf.v1.DoAnything.D1:output_type -> conf.v1.Probe
+	58, // [58:100] is the sub-list for method output_type
+	16, // [16:58] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_internal_testpb_conf_v1_conf_proto_init() }
@@ -745,7 +806,7 @@ func file_internal_testpb_conf_v1_conf_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_testpb_conf_v1_conf_proto_rawDesc), len(file_internal_testpb_conf_v1_conf_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

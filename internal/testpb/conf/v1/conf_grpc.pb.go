@@ -53,6 +53,7 @@ const (
 	Probes_Rename_FullMethodName         = "/conf.v1.Probes/Rename"
 	Probes_StreamDownload_FullMethodName = "/conf.v1.Probes/StreamDownload"
 	Probes_Ping_FullMethodName           = "/conf.v1.Probes/Ping"
+	Probes_StreamUpload_FullMethodName   = "/conf.v1.Probes/StreamUpload"
 )
 
 // ProbesClient is the client API for Probes service.
@@ -113,6 +114,9 @@ type ProbesClient interface {
 	StreamDownload(ctx context.Context, in *Probe, opts ...grpc.CallOption) (grpc.ServerStreamingClient[httpbody.HttpBody], error)
 	// A26, with no annotation.
 	Ping(ctx context.Context, in *Probe, opts ...grpc.CallOption) (*Probe, error)
+	// protorest's own (R50): a client stream of HttpBody chunks, with a
+	// path binding that only the first message carries.
+	StreamUpload(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadRequest, Probe], error)
 }
 
 type probesClient struct {
@@ -407,6 +411,19 @@ func (c *probesClient) Ping(ctx context.Context, in *Probe, opts ...grpc.CallOpt
 	return out, nil
 }
 
+func (c *probesClient) StreamUpload(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadRequest, Probe], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Probes_ServiceDesc.Streams[4], Probes_StreamUpload_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[UploadRequest, Probe]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Probes_StreamUploadClient = grpc.ClientStreamingClient[UploadRequest, Probe]
+
 // ProbesServer is the server API for Probes service.
 // All implementations must embed UnimplementedProbesServer
 // for forward compatibility.
@@ -465,6 +482,9 @@ type ProbesServer interface {
 	StreamDownload(*Probe, grpc.ServerStreamingServer[httpbody.HttpBody]) error
 	// A26, with no annotation.
 	Ping(context.Context, *Probe) (*Probe, error)
+	// protorest's own (R50): a client stream of HttpBody chunks, with a
+	// path binding that only the first message carries.
+	StreamUpload(grpc.ClientStreamingServer[UploadRequest, Probe]) error
 	mustEmbedUnimplementedProbesServer()
 }
 
@@ -552,6 +572,9 @@ func (UnimplementedProbesServer) StreamDownload(*Probe, grpc.ServerStreamingServ
 }
 func (UnimplementedProbesServer) Ping(context.Context, *Probe) (*Probe, error) {
 	return nil, status.Error(codes.Unimplemented, "method Ping not implemented")
+}
+func (UnimplementedProbesServer) StreamUpload(grpc.ClientStreamingServer[UploadRequest, Probe]) error {
+	return status.Error(codes.Unimplemented, "method StreamUpload not implemented")
 }
 func (UnimplementedProbesServer) mustEmbedUnimplementedProbesServer() {}
 func (UnimplementedProbesServer) testEmbeddedByValue()                {}
@@ -1006,6 +1029,13 @@ func _Probes_Ping_Handler(srv interface{}, ctx context.Context, dec func(interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Probes_StreamUpload_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(ProbesServer).StreamUpload(&grpc.GenericServerStream[UploadRequest, Probe]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Probes_StreamUploadServer = grpc.ClientStreamingServer[UploadRequest, Probe]
+
 // Probes_ServiceDesc is the grpc.ServiceDesc for Probes service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1123,6 +1153,11 @@ var Probes_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "StreamDownload",
 			Handler:       _Probes_StreamDownload_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "StreamUpload",
+			Handler:       _Probes_StreamUpload_Handler,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "internal/testpb/conf/v1/conf.proto",
