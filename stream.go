@@ -39,17 +39,13 @@ func (g *Gateway) serveStream(w http.ResponseWriter, r *http.Request, b *binding
 		http.NewResponseController(w).EnableFullDuplex()
 		src = g.newBodySource(r, b, m, in)
 	} else {
-		var body []byte
-		if b.body.kind != bodyNone {
-			buf := bufferPool.Get().(*bytes.Buffer)
-			defer putBuffer(buf)
-			if err := g.readBody(r, buf); err != nil {
-				g.writeError(w, r, err)
-				return
-			}
-			body = buf.Bytes()
+		buf, err := g.requestBody(r, b)
+		defer putBuffer(buf)
+		if err != nil {
+			g.writeError(w, r, err)
+			return
 		}
-		src = &singleSource{req: request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}}
+		src = &singleSource{req: request{g: g, r: r, b: b, m: m, body: bufferBytes(buf), in: g.codecs.list[in]}}
 	}
 	if b.conn != nil {
 		g.streamRemote(r, b, src, out)

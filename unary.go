@@ -35,21 +35,17 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 	}
 	in, out := g.negotiate(r)
 
-	var body []byte
-	if b.body.kind != bodyNone {
-		buf := bufferPool.Get().(*bytes.Buffer)
-		defer putBuffer(buf)
-		if err := g.readBody(r, buf); err != nil {
-			g.writeError(w, r, err)
-			return
-		}
-		body = buf.Bytes()
+	buf, err := g.requestBody(r, b)
+	defer putBuffer(buf)
+	if err != nil {
+		g.writeError(w, r, err)
+		return
 	}
+	body := bufferBytes(buf)
 
 	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
 	var msg proto.Message
 	var header, trailer metadata.MD
-	var err error
 	if b.conn != nil {
 		msg, header, trailer, err = g.invokeRemote(r, b, req)
 	} else {
@@ -108,6 +104,24 @@ func (g *Gateway) negotiate(r *http.Request) (in, out int) {
 	return in, out
 }
 
+// requestBody reads the body of a one-message request, when its rule has
+// one, into a pooled buffer for putBuffer; nil when it has none.
+func (g *Gateway) requestBody(r *http.Request, b *binding) (*bytes.Buffer, error) {
+	if b.body.kind == bodyNone {
+		return nil, nil
+	}
+	buf := bufferPool.Get().(*bytes.Buffer)
+	return buf, g.readBody(r, buf)
+}
+
+// bufferBytes returns the bytes of buf, nil for none.
+func bufferBytes(buf *bytes.Buffer) []byte {
+	if buf == nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
 // maxPresize caps how much of a declared Content-Length is allocated
 // before the bytes arrive.
 const maxPresize = 64 << 10
@@ -127,9 +141,10 @@ func headerList(h http.Header, key string) string {
 
 var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// putBuffer returns buf to the pool unless it grew too large to keep.
+// putBuffer returns buf to the pool unless it is nil or grew too large
+// to keep.
 func putBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > 1<<20 {
+	if buf == nil || buf.Cap() > 1<<20 {
 		return
 	}
 	buf.Reset()

@@ -104,5 +104,131 @@ else
   failed=$((failed + 1)); echo "FAIL serve: exit status on SIGTERM"; cat "$work/serve.log"
 fi
 
+
+# Streaming with curl -N: MySvc.Watch (a server stream of ticks) in each
+# framing, MySvc.Chat (bidirectional), and proof that a tick arrives while
+# the stream is still running. The same checks run in-process (the demo)
+# and remote (protorest serve in front of the demo's gRPC port).
+
+# ticks FILE: the body with each tick's time (RFC 3339, UTC) replaced by T;
+# a time in another form stays as it is, and fails the comparison.
+ticks() {
+  sed -E 's/"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z"/"time":"T"/' "$1"
+}
+# hdr NAME: the value of header NAME in $work/s.h (the last response's).
+hdr() {
+  tr -d '\r' <"$work/s.h" | grep -i "^$1:" | head -n1 | sed 's/^[^:]*: *//'
+}
+# sget CURL-ARGS...: one streaming request; the headers go to $work/s.h,
+# the body to $work/s.b, and code is the status.
+sget() {
+  : >"$work/s.h"; : >"$work/s.b"
+  code=$(curl -sN --max-time 20 -D "$work/s.h" -o "$work/s.b" -w '%{http_code}' "$@") || code="$code (curl exit $?)"
+}
+
+# chat_live PORT: MySvc.Chat over a raw HTTP/1.1 connection with a chunked
+# request body: {"msg":"a"} is sent, and the answer to it must arrive
+# while the request is still open; then {"msg":"b"} and the end of the
+# body. (curl -T - reads stdin a buffer at a time, so it cannot show this.)
+# Sets live_first and live_rest.
+chat_live() {
+  local msg l
+  live_first="" live_rest=""
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || { live_first="(no connection)"; return; }
+  printf 'POST /api/v1/example/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n' >&3
+  msg=$'{"msg":"a"}\n'
+  printf '%x\r\n%s\r\n' "${#msg}" "$msg" >&3
+  while IFS= read -r -t 10 l <&3; do
+    l=${l%$'\r'}
+    case $l in '{'*) live_first=$l; break ;; esac
+  done
+  msg=$'{"msg":"b"}\n'
+  printf '%x\r\n%s\r\n0\r\n\r\n' "${#msg}" "$msg" >&3
+  while IFS= read -r -t 10 l <&3; do
+    l=${l%$'\r'}
+    case $l in '{'*) live_rest+=${live_rest:+$'\n'}$l ;; esac
+  done
+  exec 3<&- 3>&-
+}
+
+stream_checks() { # name, base URL
+  local n=$1 B=$2 t
+
+  sget "$B/api/v1/example/watch?count=3&intervalMs=50"
+  check "$n: watch: status" "$code" 200
+  check "$n: watch: content type" "$(hdr Content-Type)" "application/json"
+  check "$n: watch: a {\"result\":…} line per tick" "$(ticks "$work/s.b")" \
+    $'{"result":{"seq":1,"time":"T"}}\n{"result":{"seq":2,"time":"T"}}\n{"result":{"seq":3,"time":"T"}}'
+  check "$n: watch: each line ends in a newline" "$(tail -c1 "$work/s.b" | od -An -c | tr -d ' ')" '\n'
+
+  sget -H 'Accept: text/event-stream' "$B/api/v1/example/watch?count=3&intervalMs=50"
+  check "$n: watch, SSE: status" "$code" 200
+  check "$n: watch, SSE: content type" "$(hdr Content-Type)" "text/event-stream"
+  check "$n: watch, SSE: Cache-Control" "$(hdr Cache-Control)" "no-cache"
+  check "$n: watch, SSE: events" "$(ticks "$work/s.b")" \
+    $'id: 1\ndata: {"seq":1,"time":"T"}\n\nid: 2\ndata: {"seq":2,"time":"T"}\n\nid: 3\ndata: {"seq":3,"time":"T"}'
+  check "$n: watch, SSE: the last event is complete" "$(tail -c2 "$work/s.b" | od -An -c | tr -d ' ')" '\n\n'
+
+  sget -H 'Accept: application/x-ndjson' "$B/api/v1/example/watch?count=3&intervalMs=50"
+  check "$n: watch, NDJSON: status" "$code" 200
+  check "$n: watch, NDJSON: content type" "$(hdr Content-Type)" "application/x-ndjson"
+  check "$n: watch, NDJSON: bare messages" "$(ticks "$work/s.b")" \
+    $'{"seq":1,"time":"T"}\n{"seq":2,"time":"T"}\n{"seq":3,"time":"T"}'
+
+  sget "$B/api/v1/example/watch?count=0&intervalMs=10"
+  check "$n: watch count=0: 10 ticks by default" "$code $(wc -l <"$work/s.b") $(ticks "$work/s.b" | tail -n1)" \
+    '200 10 {"result":{"seq":10,"time":"T"}}'
+
+  sget "$B/api/v1/example/watch?count=5000"
+  check "$n: watch count=5000: status" "$code" 400
+  check "$n: watch count=5000: content type" "$(hdr Content-Type)" "application/json"
+  contains "$n: watch count=5000: Status body" "$(cat "$work/s.b")" '{"code":3,"message":"count 5000'
+  # An EventSource gets the same error response, and does not reconnect.
+  sget -H 'Accept: text/event-stream' "$B/api/v1/example/watch?count=5000"
+  check "$n: watch count=5000, SSE: an ordinary error response" "$code $(hdr Content-Type)" "400 application/json"
+  contains "$n: watch count=5000, SSE: Status body" "$(cat "$work/s.b")" '"code":3'
+
+  # As the README shows it.
+  out=$(printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -sN --max-time 20 -X POST -T - "$B/api/v1/example/chat")
+  check "$n: chat" "$out" $'{"result":{"msg":"A"}}\n{"result":{"msg":"B"}}'
+
+  chat_live "${B##*:}"
+  check "$n: chat: \"A\" arrives before the request body ends" "$live_first" '{"result":{"msg":"A"}}'
+  check "$n: chat: then \"B\"" "$live_rest" '{"result":{"msg":"B"}}'
+
+  # Ticks one second apart: the first must arrive long before the third
+  # is sent. Times are in ms from the start of curl.
+  t=$(
+    t0=$(date +%s%N)
+    curl -sN --max-time 20 "$B/api/v1/example/watch?count=3&intervalMs=1000" | {
+      IFS= read -r first; t1=$(date +%s%N)
+      n_rest=$(grep -c . || true); t2=$(date +%s%N)
+      echo "$(((t1 - t0) / 1000000)) $(((t2 - t0) / 1000000)) $n_rest $first"
+    })
+  read -r first_ms total_ms n_rest first_line <<<"$t"
+  check "$n: watch 3 × 1 s: the first tick" "$(printf '%s\n' "$first_line" | sed -E 's/"time":"[^"]*"/"time":"T"/')" '{"result":{"seq":1,"time":"T"}}'
+  check "$n: watch 3 × 1 s: two more ticks" "$n_rest" 2
+  if [ "$first_ms" -lt 1500 ] && [ "$total_ms" -ge 1900 ]; then
+    passed=$((passed + 1)); echo "ok   $n: watch 3 × 1 s: the first tick arrives while the stream runs"
+  else
+    failed=$((failed + 1)); echo "FAIL $n: watch 3 × 1 s: the first tick arrives while the stream runs"
+    echo "  want: the first line in < 1500 ms, the whole stream ≥ 1900 ms"
+  fi
+  echo "     (first tick after $first_ms ms, the stream ended after $total_ms ms)"
+}
+
+stream_checks "stream" "http://localhost:$HTTP_PORT"
+
+# Remote: protorest serve in front of the demo's gRPC port.
+"$work/protorest" serve --upstream "localhost:$GRPC_PORT" --listen ":$SERVE_PORT" >"$work/serve2.log" 2>&1 &
+serve2_pid=$!
+trap 'kill "$serve2_pid" 2>/dev/null || true; wait "$serve2_pid" 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 1 100); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"msg":"x"}' "http://localhost:$SERVE_PORT/api/v1/example/upper")" == 200 ] && break
+  kill -0 "$serve2_pid" 2>/dev/null || { cat "$work/serve2.log"; break; }
+  sleep 0.1
+done
+stream_checks "serve: stream" "http://localhost:$SERVE_PORT"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
