@@ -56,7 +56,9 @@
 // connection's encoding), an empty message half-closes, the client's
 // close cancels the call, and the close frame carries the outcome: 1000
 // for OK, else 4000 plus the gRPC code with the status message as reason.
-// Pages from other origins need WithWebSocketOrigins.
+// Pages from other origins need WithWebSocketOrigins. Header and trailer
+// metadata have no place in a WebSocket after its handshake and do not
+// reach its client.
 //
 // # Routing
 //
