@@ -41,6 +41,12 @@ func (g *Gateway) serveStream(w http.ResponseWriter, r *http.Request, b *binding
 	} else {
 		buf, err := g.requestBody(r, b)
 		defer putBuffer(buf)
+		if err == nil && b.body.kind == bodyNone {
+			// Read a body the rule does not use all the same: over
+			// HTTP/1.1, net/http notices a client that goes away only once
+			// the body has been read.
+			err = g.discardBody(r)
+		}
 		if err != nil {
 			g.writeError(w, r, err)
 			return

@@ -74,17 +74,17 @@ func BenchmarkClientStream(b *testing.B) {
 	}
 }
 
-// TestStreamSlowReaderBackpressure streams 40 MiB (40,000 messages of
-// 1 KiB) to a client that reads slowly, and checks that the gateway does
+// TestStreamSlowReaderBackpressure streams 54 MiB (40,000 messages of
+// 1 KiB, as base64 in JSON) to a client that reads slowly, and checks that the gateway does
 // not buffer ahead of it: what the method has sent but the client not yet
 // read stays within the transport's buffers (socket buffers; for a remote
 // backend, also gRPC's flow-control windows), and the heap does not grow
 // with the stream.
 func TestStreamSlowReaderBackpressure(t *testing.T) {
 	if testing.Short() {
-		t.Skip("streams 40 MiB")
+		t.Skip("streams 54 MiB")
 	}
-	t.Parallel()
+	// Not parallel: the heap it watches is the whole test binary's.
 	const n, size = 40000, 1024
 	urls, streamers := streamGateways(t)
 	for _, gw := range []string{"in-process", "remote"} {
@@ -125,7 +125,7 @@ func TestStreamSlowReaderBackpressure(t *testing.T) {
 		if streamers[gw].sent.Load() != n {
 			t.Errorf("%s: %d messages sent, want %d", gw, streamers[gw].sent.Load(), n)
 		}
-		if maxAhead > 24<<20 {
+		if maxAhead > 16<<20 {
 			t.Errorf("%s: %.1f MiB sent ahead of a slow reader: the gateway buffers", gw, float64(maxAhead)/(1<<20))
 		}
 		if peakHeap > baseHeap+32<<20 {

@@ -518,6 +518,38 @@ func TestStreamClientGoneCancels(t *testing.T) {
 	}
 }
 
+// TestServerStreamPostClientGone: a POST server stream whose rule uses no
+// body; the gateway reads the body anyway, so that over HTTP/1.1 a client
+// that leaves is noticed.
+func TestServerStreamPostClientGone(t *testing.T) {
+	t.Parallel()
+	urls, streamers := streamGateways(t)
+	for gwName, url := range urls {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/watch/block:post?flag=true", strings.NewReader(`{"ignored":true}`))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		select {
+		case <-streamers[gwName].started:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the stream did not start", gwName)
+		}
+		cancel()
+		select {
+		case <-streamers[gwName].canceled:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the stream was not canceled when the client left", gwName)
+		}
+		<-done
+	}
+}
+
 // TestBidiClientGoneWhileHandlerNotReading: over HTTP/1.1, net/http
 // notices a closed connection only through a read of the body; the
 // gateway reads ahead, so a handler that stopped reading is canceled too.

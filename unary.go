@@ -176,6 +176,26 @@ func (g *Gateway) readBody(r *http.Request, buf *bytes.Buffer) error {
 	return nil
 }
 
+// discardBody reads and drops the request body, within the body limit.
+func (g *Gateway) discardBody(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	limit := g.cfg.maxBody
+	var src io.Reader = r.Body
+	if limit > 0 {
+		src = io.LimitReader(r.Body, limit+1)
+	}
+	n, err := io.Copy(io.Discard, src)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
+	}
+	if limit > 0 && n > limit {
+		return tooLarge(limit)
+	}
+	return nil
+}
+
 func tooLarge(limit int64) error {
 	return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
 		"request body larger than the limit of "+formatBytes(limit))

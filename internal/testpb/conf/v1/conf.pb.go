@@ -593,7 +593,7 @@ const file_internal_testpb_conf_v1_conf_proto_rawDesc = "" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03RED\x10\x01\x12\t\n" +
-	"\x05GREEN\x10\x022\xd3\x10\n" +
+	"\x05GREEN\x10\x022\xec\x10\n" +
 	"\x06Probes\x12E\n" +
 	"\bGetProbe\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/probes/{name}\x12@\n" +
 	"\n" +
@@ -619,8 +619,8 @@ const file_internal_testpb_conf_v1_conf_proto_rawDesc = "" +
 	"\x06Upload\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"#\x82\xd3\xe4\x93\x02\x1d:\apayload\"\x12/v1/uploads/{name}\x12I\n" +
 	"\aRawEcho\x12\x14.google.api.HttpBody\x1a\x14.google.api.HttpBody\"\x12\x82\xd3\xe4\x93\x02\f:\x01*\"\a/v1/raw\x12M\n" +
 	"\bDownload\x12\x0e.conf.v1.Probe\x1a\x14.google.api.HttpBody\"\x1b\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/download/{name}\x12H\n" +
-	"\aGetPage\x12\x0e.conf.v1.Probe\x1a\r.conf.v1.Page\"\x1e\x82\xd3\xe4\x93\x02\x18b\x04page\x12\x10/v1/pages/{name}\x12C\n" +
-	"\x05Watch\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/watch/{name}0\x01\x12C\n" +
+	"\aGetPage\x12\x0e.conf.v1.Probe\x1a\r.conf.v1.Page\"\x1e\x82\xd3\xe4\x93\x02\x18b\x04page\x12\x10/v1/pages/{name}\x12\\\n" +
+	"\x05Watch\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"1\x82\xd3\xe4\x93\x02+Z\x17\"\x15/v1/watch/{name}:post\x12\x10/v1/watch/{name}0\x01\x12C\n" +
 	"\n" +
 	"BulkCreate\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/bulk(\x01\x12?\n" +
 	"\x04Chat\x12\x0e.conf.v1.Probe\x1a\x0e.conf.v1.Probe\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/chat(\x010\x01\x12Z\n" +
