@@ -327,8 +327,9 @@ func (s *streamWriter) send(msg proto.Message, header metadata.MD) error {
 }
 
 // finish ends the response. An error before the response started is an
-// ordinary error response; after, it goes in-band (envelope, SSE), and in
-// Grpc-Status trailers when the client accepts trailers. A framing with
+// ordinary error response; after, it goes in-band (envelope, SSE). The
+// outcome, OK included, goes in Grpc-Status trailers when the client
+// accepts trailers, and SSE ends with an "end" event. A framing with
 // no in-band error, to a client that takes no trailers, is cut short so
 // that the client cannot mistake it for a whole stream.
 func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
@@ -361,24 +362,31 @@ func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
 	}
 	s.start(header, contentType)
 	trailers := acceptsTrailers(s.r)
+	st := status.New(codes.OK, "")
 	if err != nil {
-		st := toStatus(err)
+		st = toStatus(err)
+	}
+	if err == nil {
+		var end bool
+		if s.buf, end = framing.AppendEnd(s.buf[:0], s.kind, appendStatusJSON(nil, st, s.g.statusJSON)); end {
+			s.w.Write(s.buf)
+		}
+	} else {
 		var inBand bool
 		s.buf, inBand = framing.AppendError(s.buf[:0], s.kind, appendStatusJSON(nil, st, s.g.statusJSON))
 		if inBand {
 			s.w.Write(s.buf)
 		}
-		if trailers {
-			h := s.w.Header()
-			h.Set(http.TrailerPrefix+"Grpc-Status", itoa64(int64(st.Code())))
-			h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
-		} else if !inBand {
+		if !trailers && !inBand {
 			s.rc.Flush()
 			panic(http.ErrAbortHandler)
 		}
 	}
 	if trailers {
-		writeMetadata(s.w.Header(), trailer, s.g.cfg.outgoingTrailer, http.TrailerPrefix)
+		h := s.w.Header()
+		h.Set(http.TrailerPrefix+"Grpc-Status", itoa64(int64(st.Code())))
+		h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
+		writeMetadata(h, trailer, s.g.cfg.outgoingTrailer, http.TrailerPrefix)
 	}
 }
 

@@ -166,7 +166,7 @@ stream_checks() { # name, base URL
   check "$n: watch, SSE: content type" "$(hdr Content-Type)" "text/event-stream"
   check "$n: watch, SSE: Cache-Control" "$(hdr Cache-Control)" "no-cache"
   check "$n: watch, SSE: events" "$(ticks "$work/s.b")" \
-    $'id: 1\ndata: {"seq":1,"time":"T"}\n\nid: 2\ndata: {"seq":2,"time":"T"}\n\nid: 3\ndata: {"seq":3,"time":"T"}'
+    $'id: 1\ndata: {"seq":1,"time":"T"}\n\nid: 2\ndata: {"seq":2,"time":"T"}\n\nid: 3\ndata: {"seq":3,"time":"T"}\n\nevent: end\ndata: {"code":0,"message":"","details":[]}'
   check "$n: watch, SSE: the last event is complete" "$(tail -c2 "$work/s.b" | od -An -c | tr -d ' ')" '\n\n'
 
   sget -H 'Accept: application/x-ndjson' "$B/api/v1/example/watch?count=3&intervalMs=50"

@@ -21,8 +21,9 @@ const (
 	// Envelope is grpc-gateway's: {"result":<message>} per line, and a
 	// final {"error":<google.rpc.Status>} line when the stream fails.
 	Envelope Kind = iota
-	// SSE is Server-Sent Events: an "id:" and "data:" per message, and an
-	// "error" event with the Status when the stream fails.
+	// SSE is Server-Sent Events: an "id:" and "data:" per message, then an
+	// "end" event with the OK Status, or an "error" event with the Status
+	// when the stream fails.
 	SSE
 	// NDJSON is bare messages, one per line.
 	NDJSON
@@ -93,6 +94,19 @@ func AppendError(dst []byte, k Kind, status []byte) ([]byte, bool) {
 		return append(dst, '\n'), true
 	}
 	return dst, false
+}
+
+// AppendEnd appends the end-of-stream record of framing k, with status
+// the OK google.rpc.Status as JSON: an "end" event for SSE, whose clients
+// (EventSource) otherwise reconnect when a stream ends. It reports false
+// for framings that need none.
+func AppendEnd(dst []byte, k Kind, status []byte) ([]byte, bool) {
+	if k != SSE {
+		return dst, false
+	}
+	dst = append(dst, "event: end\n"...)
+	dst = appendData(dst, status)
+	return append(dst, '\n'), true
 }
 
 // appendData appends SSE data lines: one per line of msg (SSE ends a

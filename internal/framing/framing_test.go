@@ -55,6 +55,18 @@ func TestAppendError(t *testing.T) {
 	}
 }
 
+func TestAppendEnd(t *testing.T) {
+	ok := []byte(`{"code":0,"message":"","details":[]}`)
+	if got, has := AppendEnd(nil, SSE, ok); !has || string(got) != "event: end\ndata: {\"code\":0,\"message\":\"\",\"details\":[]}\n\n" {
+		t.Errorf("SSE: %q %v", got, has)
+	}
+	for _, k := range []Kind{Envelope, NDJSON, Delimited, Raw} {
+		if got, has := AppendEnd(nil, k, ok); has || len(got) != 0 {
+			t.Errorf("%v: %q %v", k, got, has)
+		}
+	}
+}
+
 func readAll(r Reader) ([]string, error) {
 	var out []string
 	for {

@@ -1,0 +1,282 @@
+"""Headless Chromium consumes the demo's streams, driven over W3C WebDriver.
+
+Used by scripts/e2e-browser.sh, which installs Debian's chromium and
+chromium-driver (the same version, from one source package), starts the
+demo and chromedriver, and runs:
+
+    python3 e2e/browser/check.py --webdriver http://127.0.0.1:PORT \
+        --chromium /usr/bin/chromium --user-data-dir DIR http://127.0.0.1:PORT
+
+The WebDriver protocol is plain HTTP and JSON, so this needs nothing but
+the standard library: no PyPI, no npm, no browser download.
+
+Prints an "ok   NAME" or "FAIL NAME" line per check, and "     (...)"
+lines with facts; exits 1 when a check failed, 2 when the browser could
+not be driven at all.
+"""
+
+import argparse
+import json
+import re
+import sys
+import time
+import urllib.error
+import urllib.request
+
+TITLE_WAIT_S = 30  # the page needs about half a second
+WANT_TITLE = "done: 1,2,3,4,5"
+
+passed = 0
+failed = 0
+
+
+def ok(name):
+    global passed
+    passed += 1
+    print("ok   " + name, flush=True)
+
+
+def fail(name, *details):
+    global failed
+    failed += 1
+    print("FAIL " + name, flush=True)
+    for d in details:
+        print("  " + d, flush=True)
+
+
+def check(name, got, want):
+    if got == want:
+        ok(name)
+    else:
+        fail(name, "got:  %r" % (got,), "want: %r" % (want,))
+
+
+def info(text):
+    print("     (%s)" % text, flush=True)
+
+
+class WebDriverError(Exception):
+    pass
+
+
+class WebDriver:
+    """The few W3C WebDriver commands the checks use."""
+
+    def __init__(self, url):
+        self.url = url.rstrip("/")
+        # No proxy, whatever the environment says: everything is local.
+        self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        self.session = None
+
+    def call(self, method, path, body=None, timeout=60):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json; charset=utf-8")
+        try:
+            with self.opener.open(req, timeout=timeout) as resp:
+                payload = resp.read()
+        except urllib.error.HTTPError as e:
+            payload = e.read()
+            try:
+                v = json.loads(payload)["value"]
+                msg = "%s: %s" % (v.get("error"), v.get("message", "").splitlines()[0])
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                msg = payload[:300].decode("utf-8", "replace")
+            raise WebDriverError("%s %s: HTTP %d: %s" % (method, path, e.code, msg)) from None
+        except OSError as e:
+            raise WebDriverError("%s %s: %s" % (method, path, e)) from None
+        return json.loads(payload)["value"]
+
+    def s(self, method, path, body=None, timeout=60):
+        return self.call(method, "/session/%s%s" % (self.session, path), body, timeout)
+
+    def start(self, chromium, user_data_dir):
+        args = [
+            "--headless",
+            "--no-sandbox",  # root in CI
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--no-default-browser-check",
+            # The machine has no network but loopback: no calls home.
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--user-data-dir=" + user_data_dir,
+            "--window-size=1024,768",
+            # chromedriver talks to Chromium over a pipe, not a port.
+            "--remote-debugging-pipe",
+        ]
+        caps = {
+            "browserName": "chrome",
+            "pageLoadStrategy": "eager",
+            "goog:chromeOptions": {"binary": chromium, "args": args},
+        }
+        v = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}}, timeout=120)
+        self.session = v["sessionId"]
+        c = v.get("capabilities", {})
+        return c.get("browserVersion", "?"), c.get("chrome", {}).get("chromedriverVersion", "?").split(" ")[0]
+
+    def stop(self):
+        if self.session:
+            try:
+                self.call("DELETE", "/session/" + self.session, timeout=30)
+            except WebDriverError as e:
+                info("closing the session: %s" % e)
+            self.session = None
+
+    def get(self, url):
+        self.s("POST", "/url", {"url": url})
+
+    def title(self):
+        return self.s("GET", "/title")
+
+    def js(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args, timeout_s=20):
+        self.s("POST", "/timeouts", {"script": int(timeout_s * 1000)})
+        return self.s("POST", "/execute/async", {"script": script, "args": list(args)}, timeout=timeout_s + 30)
+
+
+def check_page(wd, base):
+    """/ui/?watch: the page's own EventSource, to done: 1,2,3,4,5."""
+    t0 = time.monotonic()
+    wd.get(base + "/ui/?watch")
+    title = wd.title()
+    # Wait for an outcome: "done: …", "error: …" or "failed".
+    deadline = t0 + TITLE_WAIT_S
+    while not re.match(r"^(done:|error:|failed)", title) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        title = wd.title()
+    waited = time.monotonic() - t0
+    check("page: title", title, WANT_TITLE)
+    info("title %r %.2f s after the navigation began" % (title, waited))
+
+    text = wd.js("return document.getElementById('ticks').textContent")
+    lines = text.splitlines()
+    check("page: #ticks has 5 lines", len(lines), 5)
+    ids, seqs, bad = [], [], []
+    for line in lines:
+        m = re.match(r"^id (\S*): (.*)$", line)
+        if not m:
+            bad.append(line)
+            continue
+        ids.append(m.group(1))
+        try:
+            tick = json.loads(m.group(2))
+            seqs.append(tick.get("seq"))
+            if not re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$", str(tick.get("time"))):
+                bad.append(line)
+        except ValueError:
+            bad.append(line)
+    check("page: event ids", ids, ["1", "2", "3", "4", "5"])
+    check("page: the ticks' seq", seqs, [1, 2, 3, 4, 5])
+    check("page: every line is \"id N: {seq, time}\"", bad, [])
+    if title != WANT_TITLE or len(lines) != 5 or bad:
+        info("#ticks: %r" % text)
+
+
+# An EventSource on the watch method, reporting each event's time.
+TIMED_EVENTS = """
+const [url, want, done] = arguments;
+const t0 = performance.now(), got = [];
+const es = new EventSource(url);
+const finish = (why) => { es.close(); done({why, got}); };
+es.onmessage = (e) => {
+  got.push({ms: Math.round(performance.now() - t0), id: e.lastEventId, data: e.data, state: es.readyState});
+  if (got.length === want) finish("count");
+};
+es.onerror = (e) => {
+  if (es.readyState === EventSource.CLOSED) finish("closed");
+  else got.push({ms: Math.round(performance.now() - t0), error: true, state: es.readyState});
+};
+setTimeout(() => finish("timeout"), 15000);
+"""
+
+
+def check_incremental(wd, base):
+    """Ticks a second apart reach the page one by one, not at the end."""
+    r = wd.js_async(TIMED_EVENTS, base + "/api/v1/example/watch?count=3&intervalMs=1000", 3)
+    msgs = [e for e in r["got"] if "id" in e]
+    check("sse 3 x 1 s: outcome and ids", (r["why"], [e["id"] for e in msgs]), ("count", ["1", "2", "3"]))
+    if len(msgs) == 3:
+        first, last = msgs[0]["ms"], msgs[2]["ms"]
+        if first < 1500 and last >= 1900:
+            ok("sse 3 x 1 s: the first event arrives while the stream runs")
+        else:
+            fail("sse 3 x 1 s: the first event arrives while the stream runs",
+                 "want: the first event in < 1500 ms, the last >= 1900 ms")
+        info("events after %s ms" % ", ".join(str(e["ms"]) for e in msgs))
+
+
+def check_error(wd, base):
+    """count=5000 is a 400: the EventSource fails for good, no reconnect."""
+    r = wd.js_async(TIMED_EVENTS, base + "/api/v1/example/watch?count=5000", 1)
+    check("sse count=5000: the EventSource closes without an event", (r["why"], r["got"]), ("closed", []))
+
+
+# MySvc.Chat over a WebSocket from the page's origin.
+WS_CHAT = """
+const [url, done] = arguments;
+const got = [];
+const ws = new WebSocket(url);
+const t = setTimeout(() => { ws.close(); done({got, why: "timeout"}); }, 15000);
+ws.onopen = () => ws.send(JSON.stringify({msg: "a"}));
+ws.onmessage = (e) => {
+  got.push(e.data);
+  if (got.length === 1) ws.send(JSON.stringify({msg: "b"}));
+  if (got.length === 2) ws.send("");  // ends the client's side
+};
+ws.onclose = (e) => { clearTimeout(t); done({got, why: "close", code: e.code, reason: e.reason}); };
+"""
+
+
+def check_websocket(wd, base):
+    r = wd.js_async(WS_CHAT, "ws" + base[len("http"):] + "/api/v1/example/chat")
+    got = [json.loads(m) if m.startswith("{") else m for m in r["got"]]
+    check("websocket chat: each answer as it is asked", got, [{"msg": "A"}, {"msg": "B"}])
+    check("websocket chat: closed with 1000", (r["why"], r.get("code")), ("close", 1000))
+
+
+def note_reconnect(wd, base):
+    """What an EventSource does when a stream ends before it closes it."""
+    r = wd.js_async(TIMED_EVENTS, base + "/api/v1/example/watch?count=2&intervalMs=100", 5)
+    seq = []
+    for e in r["got"]:
+        seq.append("error(readyState %d)" % e["state"] if e.get("error") else e["id"])
+    info("an EventSource on count=2, waiting for 5 events: %s -> %s" % (" ".join(seq), r["why"]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--webdriver", required=True)
+    ap.add_argument("--chromium", required=True)
+    ap.add_argument("--user-data-dir", required=True)
+    ap.add_argument("base", help="the demo's HTTP address, http://127.0.0.1:PORT")
+    a = ap.parse_args()
+
+    wd = WebDriver(a.webdriver)
+    try:
+        browser, driver = wd.start(a.chromium, a.user_data_dir)
+    except (WebDriverError, KeyError, ValueError) as e:
+        fail("browser: start a headless Chromium session", str(e))
+        return 2
+    ok("browser: start a headless Chromium session")
+    info("Chromium %s, ChromeDriver %s" % (browser, driver))
+    try:
+        for step in (check_page, check_incremental, check_error, check_websocket, note_reconnect):
+            try:
+                step(wd, a.base)
+            except (WebDriverError, KeyError, TypeError, ValueError) as e:
+                fail("%s: %s" % (step.__name__, type(e).__name__), str(e))
+    finally:
+        wd.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

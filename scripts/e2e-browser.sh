@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# End to end in a browser: headless Chromium loads the demo page at
+# /ui/?watch, whose EventSource watches MySvc.Watch as Server-Sent Events,
+# and the page must end with the title "done: 1,2,3,4,5" and five ticks
+# with ids 1 to 5. Then, from the same page: the events arrive one by one,
+# a bad request fails the EventSource for good, and MySvc.Chat runs over a
+# WebSocket (e2e/browser/check.py).
+#
+# Chromium is driven by Debian's chromedriver over W3C WebDriver, which is
+# plain HTTP and JSON: the checks need only python3's standard library.
+# Installs chromium and chromium-driver (and curl, python3) with apt-get
+# when they are missing; needs go. Everything else goes in a temporary
+# directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+script_start=$SECONDS
+
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+PYTHON=${PYTHON:-python3}
+
+work=$(mktemp -d)
+demo_pid="" driver_pid="" build_pid="" check_pid=""
+group_alive() { # pgid: is a process of the group still running (not a zombie)?
+  local d st state pgrp
+  for d in /proc/[0-9]*; do
+    st=$(cat "$d/stat" 2>/dev/null) || continue
+    st=${st##*) } # after "pid (comm) "
+    read -r state _ pgrp _ <<<"$st"
+    [ "$pgrp" == "$1" ] && [ "$state" != Z ] && return 0
+  done
+  return 1
+}
+cleanup() {
+  local p d pids
+  for p in $check_pid $demo_pid $build_pid; do
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
+  # chromedriver runs in a process group of its own, with the Chromium it
+  # started: end the group (Chromium takes a moment to go), then any
+  # process still running with our temporary directory in its arguments
+  # (Chromium's crash handlers leave the group, but keep their database
+  # there: XDG_CONFIG_HOME below).
+  if [ -n "$driver_pid" ]; then
+    kill -TERM -- "-$driver_pid" 2>/dev/null || true
+    for _ in $(seq 1 30); do
+      group_alive "$driver_pid" || break
+      sleep 0.1
+    done
+    kill -KILL -- "-$driver_pid" 2>/dev/null || true
+    wait "$driver_pid" 2>/dev/null || true
+  fi
+  for _ in 1 2 3; do
+    pids=""
+    for d in /proc/[0-9]*; do
+      p=${d#/proc/}
+      if [ "$p" == $$ ] || [ "$p" == "$BASHPID" ]; then continue; fi
+      if tr '\0' '\n' <"$d/cmdline" 2>/dev/null | grep -qF -- "$work/"; then pids+=" $p"; fi
+    done
+    [ -n "$pids" ] || break
+    # shellcheck disable=SC2086 # a list of pids
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.2
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+passed=0 failed=0
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+summary() {
+  echo "e2e-browser: setup ${setup_time:-?}s (apt-get ${apt_time:-0}s), tests $((SECONDS - ${tests_start:-$SECONDS}))s, all $((SECONDS - script_start))s"
+  echo "e2e-browser: $passed passed, $failed failed"
+}
+die() { # what failed, log file: the run cannot go on
+  fail "$1"
+  [ -z "${2:-}" ] || sed 's/^/  | /' "$2" | tail -n 40
+  summary
+  exit 1
+}
+
+# The binary builds while apt-get installs.
+go build -o "$work/protorest" ./cmd/protorest >"$work/build.log" 2>&1 &
+build_pid=$!
+
+apt_start=$SECONDS
+need=()
+[ -x "$CHROMIUM" ] || need+=(chromium)
+[ -x "$CHROMEDRIVER" ] || need+=(chromium-driver)
+command -v curl >/dev/null || need+=(curl)
+command -v "$PYTHON" >/dev/null || { need+=(python3); PYTHON=/usr/bin/python3; }
+if [ ${#need[@]} -gt 0 ]; then
+  echo "     (apt-get install ${need[*]})"
+  export DEBIAN_FRONTEND=noninteractive
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}"; } >"$work/apt.log" 2>&1 ||
+    die "apt-get install ${need[*]}" "$work/apt.log"
+fi
+apt_time=$((SECONDS - apt_start))
+
+wait "$build_pid" || { build_pid=""; die "go build ./cmd/protorest" "$work/build.log"; }
+build_pid=""
+
+free_port() {
+  "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The demo, on free ports; another process may take a port first, so try
+# three times.
+for _ in 1 2 3; do
+  http_port=$(free_port) grpc_port=$(free_port)
+  "$work/protorest" demo -grpc "127.0.0.1:$grpc_port" -http ":$http_port" >"$work/demo.log" 2>&1 &
+  demo_pid=$!
+  for _ in $(seq 1 200); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] && break
+    kill -0 "$demo_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -0 "$demo_pid" 2>/dev/null && break
+  wait "$demo_pid" 2>/dev/null || true
+  demo_pid=""
+  grep -q 'address already in use' "$work/demo.log" || break
+done
+[ -n "$demo_pid" ] || die "the demo starts" "$work/demo.log"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] ||
+  die "the demo serves /ui/" "$work/demo.log"
+
+# chromedriver, in a session (and process group) of its own, so that the
+# cleanup can end it with every Chromium it starts.
+for _ in 1 2 3; do
+  driver_port=$(free_port)
+  XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" \
+    setsid "$CHROMEDRIVER" --port="$driver_port" --log-path="$work/chromedriver.log" >"$work/chromedriver.out" 2>&1 &
+  driver_pid=$!
+  for _ in $(seq 1 200); do
+    curl -s "http://127.0.0.1:$driver_port/status" 2>/dev/null | grep -q '"ready": *true' && break
+    kill -0 "$driver_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -0 "$driver_pid" 2>/dev/null && break
+  wait "$driver_pid" 2>/dev/null || true
+  driver_pid=""
+done
+[ -n "$driver_pid" ] || die "chromedriver starts" "$work/chromedriver.out"
+curl -s "http://127.0.0.1:$driver_port/status" | grep -q '"ready": *true' ||
+  die "chromedriver is ready" "$work/chromedriver.out"
+setup_time=$((SECONDS - script_start))
+
+tests_start=$SECONDS
+rc=0
+"$PYTHON" "$root/e2e/browser/check.py" --webdriver "http://127.0.0.1:$driver_port" \
+  --chromium "$CHROMIUM" --user-data-dir "$work/profile" \
+  "http://localhost:$http_port" >"$work/check.out" 2>&1 &
+check_pid=$! # waited for in the background, so that a signal ends the run at once
+wait "$check_pid" || rc=$?
+check_pid=""
+cat "$work/check.out"
+passed=$((passed + $(grep -c '^ok ' "$work/check.out" || true)))
+failed=$((failed + $(grep -c '^FAIL ' "$work/check.out" || true)))
+if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL ' "$work/check.out" || true)" -eq 0 ]; then
+  fail "e2e/browser/check.py exited $rc"
+fi
+if [ "$failed" -gt 0 ]; then
+  echo "--- demo log"; tail -n 20 "$work/demo.log" | sed 's/^/  | /'
+  echo "--- chromedriver log (the end)"; tail -n 30 "$work/chromedriver.log" 2>/dev/null | sed 's/^/  | /'
+fi
+# No protorest panics behind a green page.
+if grep -q 'panic' "$work/demo.log"; then
+  fail "the demo log has no panic"
+  grep -A12 'panic' "$work/demo.log" | sed 's/^/  | /' | head -40
+fi
+
+summary
+[ "$failed" -eq 0 ]
