@@ -31,7 +31,8 @@
 // with the transport stream in the context as for unary methods) and
 // remote (conn.NewStream). A server stream's messages are framed as
 // grpc-gateway frames them, {"result":…} per line, unless the client asks
-// for text/event-stream (Server-Sent Events, an "error" event on failure)
+// for text/event-stream (Server-Sent Events, ending with an "end" event,
+// or an "error" event on failure, so that EventSource need not reconnect)
 // or application/x-ndjson (bare messages); binary types get
 // length-delimited messages, and a stream of google.api.HttpBody is its
 // data concatenated, typed by the first message (grpc-gateway adds a
