@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +132,81 @@ func TestStreamSlowReaderBackpressure(t *testing.T) {
 		}
 		if peakHeap > baseHeap+32<<20 {
 			t.Errorf("%s: heap grew from %.1f to %.1f MiB", gw, float64(baseHeap)/(1<<20), float64(peakHeap)/(1<<20))
+		}
+	}
+}
+
+// zeroReader yields n zero bytes.
+type zeroReader struct{ n int64 }
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), z.n))
+	clear(p[:k])
+	z.n -= int64(k)
+	return k, nil
+}
+
+// TestClientStreamConstantMemory uploads a large client stream of
+// google.api.HttpBody chunks (256 MiB; PROTOREST_STREAM_MIB sets another
+// size) and checks that the heap does not grow with it: the body is read
+// as it arrives, one chunk at a time.
+func TestClientStreamConstantMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 256 MiB")
+	}
+	// Not parallel: the heap it watches is the whole test binary's.
+	mib := int64(256)
+	if v := os.Getenv("PROTOREST_STREAM_MIB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mib = n
+	}
+	urls, _ := streamGateways(t)
+	for _, gw := range []string{"in-process", "remote"} {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapInuse
+		var peak uint64
+		stop := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}()
+		start := time.Now()
+		req, _ := http.NewRequest("POST", urls[gw]+"/v1/stream-uploads/big", &zeroReader{n: mib << 20})
+		req.Header.Set("Content-Type", "application/octet-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := time.Since(start)
+		close(stop)
+		<-sampled
+		if resp.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"id":"%d"`, mib<<20)) {
+			t.Fatalf("%s: %d %.200s", gw, resp.StatusCode, body)
+		}
+		t.Logf("%s: %d MiB in %v (%.0f MiB/s); heap in use %.1f MiB → peak %.1f MiB",
+			gw, mib, took.Round(time.Millisecond), float64(mib)/took.Seconds(), float64(base)/(1<<20), float64(peak)/(1<<20))
+		if peak > base+64<<20 {
+			t.Errorf("%s: the heap grew from %.1f to %.1f MiB for a %d MiB stream", gw, float64(base)/(1<<20), float64(peak)/(1<<20), mib)
 		}
 	}
 }
