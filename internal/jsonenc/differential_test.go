@@ -1,0 +1,339 @@
+package jsonenc_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bufbuild/protocompile"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	libraryv1 "github.com/protorest/protorest/examples/library/v1"
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/jsonenc"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// optionSets are the protojson options the encoder must match.
+var optionSets = []protojson.MarshalOptions{
+	{},
+	{EmitUnpopulated: true},
+	{EmitDefaultValues: true},
+	{UseProtoNames: true, UseEnumNumbers: true},
+	{EmitUnpopulated: true, UseProtoNames: true, AllowPartial: true},
+}
+
+func encoderFor(o protojson.MarshalOptions, types *protoregistry.Types) *jsonenc.Encoder {
+	opts := jsonenc.Options{
+		UseProtoNames: o.UseProtoNames, UseEnumNumbers: o.UseEnumNumbers,
+		EmitUnpopulated: o.EmitUnpopulated, EmitDefaultValues: o.EmitDefaultValues, AllowPartial: o.AllowPartial,
+	}
+	if types != nil {
+		opts.Resolver = types
+	}
+	return jsonenc.New(opts)
+}
+
+// same checks that the encoder and protojson agree on m: the same bytes
+// (protojson's random spaces taken out), or both an error.
+func same(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, m proto.Message) {
+	t.Helper()
+	want, werr := o.Marshal(m)
+	got, gerr := enc.Append(nil, m)
+	if (werr != nil) != (gerr != nil) {
+		t.Fatalf("options %+v, message %v:\nprotojson: %s, %v\njsonenc:   %s, %v", o, m, want, werr, got, gerr)
+	}
+	if werr != nil {
+		return
+	}
+	if want = codec.Compact(want); !bytes.Equal(got, want) {
+		t.Fatalf("options %+v:\nprotojson: %s\njsonenc:   %s", o, want, got)
+	}
+}
+
+func TestMatchesProtojson(t *testing.T) {
+	blob := []byte{0, 1, 2, 0xfe, 0xff}
+	anyBook, _ := anypb.New(&libraryv1.Book{Name: "shelves/1/books/2", Labels: map[string]string{"b": "2", "a": "1"}})
+	anyTS, _ := anypb.New(timestamppb.New(timestamppb.Now().AsTime()))
+	anyDur, _ := anypb.New(durationpb.New(-1500000000))
+	st, _ := structpb.NewStruct(map[string]any{"s": "x", "n": 1.5, "b": true, "z": nil, "l": []any{1, "two", map[string]any{"k": false}}})
+	msgs := []proto.Message{
+		&confv1.Probe{},
+		&confv1.Probe{
+			Name: "a\"b\\c\n\t\x01<>&\u2028é😀", Id: -1 << 62, I32: math.MinInt32, U64: math.MaxUint64, Flag: true,
+			Dbl: 1e21, Flt: 1e-7, Blob: blob, Color: confv1.Color(99), Tags: []string{"", "x"}, Nums: []int32{-1, 0, 1},
+			Inner: &confv1.Inner{}, Items: []*confv1.Inner{{}, {}}, Labels: map[string]string{"z": "1", "a": "2", "é": "3", "": "4"},
+			Ts: &timestamppb.Timestamp{Seconds: -62135596800, Nanos: 10}, Dur: &durationpb.Duration{Seconds: 3, Nanos: 1000},
+			Wi32: wrapperspb.Int32(0), Wstr: wrapperspb.String(""), Val: structpb.NewNullValue(), Attrs: st,
+			Choice: &confv1.Probe_OptB{OptB: ""},
+		},
+		&confv1.Probe{Dbl: math.NaN(), Flt: float32(math.Inf(-1)), Dur: &durationpb.Duration{Seconds: -2, Nanos: -500000000},
+			Ts: &timestamppb.Timestamp{Seconds: 253402300799, Nanos: 999999999}, Val: structpb.NewListValue(&structpb.ListValue{})},
+		&libraryv1.Book{Name: "n", CreateTime: timestamppb.Now(), Labels: map[string]string{"k": "v"}},
+		anyBook, anyTS, anyDur,
+		&pluginpb.Version{Major: proto.Int32(1), Suffix: proto.String("")}, // proto2 presence
+		// Errors both must report.
+		&confv1.Probe{Name: "bad \xff utf-8"},
+		&confv1.Probe{Labels: map[string]string{"\xfe": "x"}},
+		&confv1.Probe{Ts: &timestamppb.Timestamp{Seconds: 253402300800}},
+		&confv1.Probe{Dur: &durationpb.Duration{Seconds: 1, Nanos: -1}},
+		&confv1.Probe{Val: &structpb.Value{}},
+		&confv1.Probe{Val: structpb.NewNumberValue(math.Inf(1))},
+		&confv1.Probe{Mask: nil, Attrs: &structpb.Struct{Fields: map[string]*structpb.Value{"x": {}}}},
+		&anypb.Any{TypeUrl: "type.googleapis.com/no.Such"},
+		&anypb.Any{Value: []byte{1}},
+		&anypb.Any{},
+	}
+	for _, o := range optionSets {
+		enc := encoderFor(o, nil)
+		for _, m := range msgs {
+			same(t, o, enc, m)
+		}
+	}
+}
+
+func TestFieldMaskPaths(t *testing.T) {
+	for _, paths := range [][]string{{"a", "b.c_d"}, {"foo_bar", "x"}, {"Bad"}, {"a__b"}, {"1a"}, {""}, {"a_1"}} {
+		m := &confv1.Probe{}
+		m.ProtoReflect().Set(m.ProtoReflect().Descriptor().Fields().ByName("mask"), protoreflect.ValueOfMessage(maskOf(paths).ProtoReflect()))
+		for _, o := range optionSets {
+			same(t, o, encoderFor(o, nil), m)
+		}
+	}
+}
+
+func maskOf(paths []string) proto.Message {
+	md := (&confv1.Probe{}).ProtoReflect().Descriptor().Fields().ByName("mask").Message()
+	mt, _ := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+	m := mt.New()
+	l := m.Mutable(md.Fields().ByNumber(1)).List()
+	for _, p := range paths {
+		l.Append(protoreflect.ValueOfString(p))
+	}
+	return m.Interface()
+}
+
+// editionsFile is compiled at test time: editions presence, proto2
+// required fields and groups go through dynamic messages.
+const editionsFile = `
+edition = "2023";
+package ed.v1;
+import "google/protobuf/timestamp.proto";
+message Ed {
+  int32 explicit = 1;
+  int32 implicit = 2 [features.field_presence = IMPLICIT];
+  string s = 3;
+  repeated int32 packed = 4;
+  Ed child = 5;
+  map<int64, string> by_id = 6;
+  map<bool, Ed> by_flag = 7;
+  map<uint32, int32> by_u = 8;
+  int32 req = 9 [features.field_presence = LEGACY_REQUIRED];
+  google.protobuf.Timestamp ts = 10;
+  oneof o { string a = 11; int64 b = 12; }
+}
+`
+
+func compileEditions(t testing.TB) protoreflect.MessageDescriptor {
+	t.Helper()
+	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
+		Accessor: protocompile.SourceAccessorFromMap(map[string]string{"ed.proto": editionsFile}),
+	})}
+	files, err := c.Compile(context.Background(), "ed.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fdp := protodesc.ToFileDescriptorProto(files[0])
+	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = descriptorpb.Edition_EDITION_2023
+	return fd.Messages().ByName("Ed")
+}
+
+func TestEditionsAndDynamic(t *testing.T) {
+	md := compileEditions(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		m := dynamicpb.NewMessage(md)
+		fill(rng, m, 3)
+		if i%3 == 0 {
+			m.Set(md.Fields().ByName("req"), protoreflect.ValueOfInt32(int32(i)))
+		}
+		for _, o := range optionSets {
+			same(t, o, encoderFor(o, nil), m)
+		}
+	}
+}
+
+// TestRandomProbes fills the fixture's Probe (every scalar kind, enums,
+// maps, oneofs, well-known types) at random.
+func TestRandomProbes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		m := &confv1.Probe{}
+		fill(rng, m.ProtoReflect(), 3)
+		for _, o := range optionSets {
+			same(t, o, encoderFor(o, nil), m)
+		}
+	}
+}
+
+func FuzzMatchesProtojson(f *testing.F) {
+	for _, s := range []uint64{0, 1, 42, 1 << 40} {
+		f.Add(s, uint8(0))
+	}
+	md := compileEditions(f)
+	f.Fuzz(func(t *testing.T, seed uint64, opt uint8) {
+		rng := rand.New(rand.NewPCG(seed, seed>>7))
+		o := optionSets[int(opt)%len(optionSets)]
+		var m proto.Message
+		if seed%2 == 0 {
+			p := &confv1.Probe{}
+			fill(rng, p.ProtoReflect(), 4)
+			m = p
+		} else {
+			d := dynamicpb.NewMessage(md)
+			fill(rng, d, 4)
+			m = d
+		}
+		same(t, o, encoderFor(o, nil), m)
+	})
+}
+
+var strs = []string{"", "a", "é", "\x00", "\"\\", "\u2028", "😀", "\xff", "a_b", "Foo"}
+
+// fill sets random fields of m, to depth levels of messages.
+func fill(rng *rand.Rand, m protoreflect.Message, depth int) {
+	fds := m.Descriptor().Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		if rng.IntN(3) == 0 {
+			continue
+		}
+		switch {
+		case fd.IsList():
+			l := m.Mutable(fd).List()
+			for range rng.IntN(3) {
+				if v, ok := value(rng, fd, l.NewElement, depth); ok {
+					l.Append(v)
+				}
+			}
+		case fd.IsMap():
+			mm := m.Mutable(fd).Map()
+			for range rng.IntN(3) {
+				k, _ := value(rng, fd.MapKey(), nil, depth)
+				if v, ok := value(rng, fd.MapValue(), mm.NewValue, depth); ok {
+					mm.Set(k.MapKey(), v)
+				}
+			}
+		default:
+			if v, ok := value(rng, fd, func() protoreflect.Value { return m.NewField(fd) }, depth); ok {
+				m.Set(fd, v)
+			}
+		}
+	}
+}
+
+func value(rng *rand.Rand, fd protoreflect.FieldDescriptor, newMsg func() protoreflect.Value, depth int) (protoreflect.Value, bool) {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return protoreflect.ValueOfBool(rng.IntN(2) == 0), true
+	case protoreflect.StringKind:
+		return protoreflect.ValueOfString(strs[rng.IntN(len(strs))] + strs[rng.IntN(len(strs))]), true
+	case protoreflect.BytesKind:
+		b := make([]byte, rng.IntN(5))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		return protoreflect.ValueOfBytes(b), true
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return protoreflect.ValueOfInt32(int32(rng.Uint32())), true
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return protoreflect.ValueOfInt64(int64(rng.Uint64())), true
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return protoreflect.ValueOfUint32(rng.Uint32()), true
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return protoreflect.ValueOfUint64(rng.Uint64()), true
+	case protoreflect.FloatKind:
+		return protoreflect.ValueOfFloat32(float32(floatValue(rng))), true
+	case protoreflect.DoubleKind:
+		return protoreflect.ValueOfFloat64(floatValue(rng)), true
+	case protoreflect.EnumKind:
+		vals := fd.Enum().Values()
+		if rng.IntN(5) == 0 {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(rng.IntN(200))), true
+		}
+		return protoreflect.ValueOfEnum(vals.Get(rng.IntN(vals.Len())).Number()), true
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if depth == 0 {
+			return protoreflect.Value{}, false
+		}
+		v := newMsg()
+		wellKnown(rng, v.Message())
+		if v.Message().Descriptor().FullName().Parent() != "google.protobuf" {
+			fill(rng, v.Message(), depth-1)
+		}
+		return v, true
+	}
+	return protoreflect.Value{}, false
+}
+
+// wellKnown sets the well-known types to values near and past their
+// limits.
+func wellKnown(rng *rand.Rand, m protoreflect.Message) {
+	fds := m.Descriptor().Fields()
+	switch m.Descriptor().FullName() {
+	case "google.protobuf.Timestamp":
+		secs := []int64{0, 1, -62135596800, 253402300799, 253402300800, 1700000000}[rng.IntN(6)]
+		nanos := []int32{0, 1, 1000, 1000000, 999999999, 1000000000, -1}[rng.IntN(7)]
+		m.Set(fds.ByNumber(1), protoreflect.ValueOfInt64(secs))
+		m.Set(fds.ByNumber(2), protoreflect.ValueOfInt32(nanos))
+	case "google.protobuf.Duration":
+		secs := []int64{0, 1, -1, 315576000000, 315576000001, -7}[rng.IntN(6)]
+		nanos := []int32{0, 1, -1, 500000000, 999999999, -999999999}[rng.IntN(6)]
+		m.Set(fds.ByNumber(1), protoreflect.ValueOfInt64(secs))
+		m.Set(fds.ByNumber(2), protoreflect.ValueOfInt32(nanos))
+	case "google.protobuf.Value":
+		switch rng.IntN(6) {
+		case 0:
+			m.Set(fds.ByName("null_value"), protoreflect.ValueOfEnum(0))
+		case 1:
+			m.Set(fds.ByName("number_value"), protoreflect.ValueOfFloat64(floatValue(rng)))
+		case 2:
+			m.Set(fds.ByName("string_value"), protoreflect.ValueOfString(strs[rng.IntN(len(strs))]))
+		case 3:
+			m.Set(fds.ByName("bool_value"), protoreflect.ValueOfBool(true))
+		case 4:
+			// none set: an error for both
+		case 5:
+			m.Set(fds.ByName("list_value"), protoreflect.ValueOfMessage(m.NewField(fds.ByName("list_value")).Message()))
+		}
+	case "google.protobuf.Struct", "google.protobuf.ListValue":
+		// Left empty or filled by the map/list branch above.
+	default:
+		if m.Descriptor().FullName().Parent() == "google.protobuf" {
+			fill(rng, m, 0)
+		}
+	}
+}
+
+func floatValue(rng *rand.Rand) float64 {
+	return []float64{0, -0.0, 1, -1.5, 1e21, 1e20, 1e-6, 1e-7, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		math.NaN(), math.Inf(1), math.Inf(-1), float64(math.MaxFloat32), 3.4e38}[rng.IntN(16)]
+}

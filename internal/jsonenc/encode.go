@@ -1,0 +1,183 @@
+package jsonenc
+
+import (
+	"cmp"
+	"encoding/base64"
+	"slices"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// appendMessage writes m by plan p; typeURL, when set, comes first as
+// "@type" (a message inside a google.protobuf.Any).
+func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeURL string) ([]byte, error) {
+	if p.wkt != nil && typeURL == "" {
+		return p.wkt(e, b, m)
+	}
+	b = append(b, '{')
+	first := true
+	if typeURL != "" {
+		b = append(b, `"@type":`...)
+		var err error
+		if b, err = appendString(b, typeURL); err != nil {
+			return b, err
+		}
+		first = false
+	}
+	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
+	for i := range p.fields {
+		f := &p.fields[i]
+		var v protoreflect.Value
+		switch {
+		case m.Has(f.fd):
+			v = m.Get(f.fd)
+		case !emitUnset || f.inOneof:
+			continue
+		case f.presence:
+			if !e.opts.EmitUnpopulated {
+				continue // EmitDefaultValues writes no nulls
+			}
+			// v stays invalid: null
+		default:
+			v = m.Get(f.fd)
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.key...)
+		var err error
+		switch {
+		case !v.IsValid():
+			b = append(b, "null"...)
+		case f.list:
+			b, err = e.appendList(b, v.List(), f)
+		case f.mapField:
+			b, err = e.appendMap(b, v.Map(), f)
+		default:
+			b, err = e.appendSingular(b, v, f.value, f.elem)
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendSingular writes one value of field fd (a list element or map
+// value included); elem is the plan of its message type.
+func (e *Encoder) appendSingular(b []byte, v protoreflect.Value, fd protoreflect.FieldDescriptor, elem *plan) ([]byte, error) {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(b, v.Bool()), nil
+	case protoreflect.StringKind:
+		out, err := appendString(b, v.String())
+		if err != nil {
+			return out, errInvalidUTF8(fd.FullName())
+		}
+		return out, nil
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(b, v.Int(), 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(b, v.Uint(), 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		b = append(b, '"')
+		b = strconv.AppendInt(b, v.Int(), 10)
+		return append(b, '"'), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		b = append(b, '"')
+		b = strconv.AppendUint(b, v.Uint(), 10)
+		return append(b, '"'), nil
+	case protoreflect.FloatKind:
+		return appendFloat(b, v.Float(), 32), nil
+	case protoreflect.DoubleKind:
+		return appendFloat(b, v.Float(), 64), nil
+	case protoreflect.BytesKind:
+		data := v.Bytes()
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, data)
+		return append(b, '"'), nil
+	case protoreflect.EnumKind:
+		ed := fd.Enum()
+		if ed.FullName() == "google.protobuf.NullValue" {
+			return append(b, "null"...), nil
+		}
+		n := v.Enum()
+		if !e.opts.UseEnumNumbers {
+			if vd := ed.Values().ByNumber(n); vd != nil {
+				return appendString(b, string(vd.Name()))
+			}
+		}
+		return strconv.AppendInt(b, int64(n), 10), nil
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return e.appendMessage(b, v.Message(), elem, "")
+	}
+	return b, nil
+}
+
+func (e *Encoder) appendList(b []byte, list protoreflect.List, f *field) ([]byte, error) {
+	b = append(b, '[')
+	for i := range list.Len() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = e.appendSingular(b, list.Get(i), f.value, f.elem); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendMap writes a map's entries in protojson's order: keys sorted as
+// their kind sorts (false before true, numbers by value, strings by bytes).
+func (e *Encoder) appendMap(b []byte, m protoreflect.Map, f *field) ([]byte, error) {
+	keys := make([]protoreflect.MapKey, 0, m.Len())
+	m.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+		keys = append(keys, k)
+		return true
+	})
+	slices.SortFunc(keys, keyOrder(f.fd.MapKey().Kind()))
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendString(b, k.String()); err != nil {
+			return b, errInvalidUTF8(f.fd.MapKey().FullName())
+		}
+		b = append(b, ':')
+		if b, err = e.appendSingular(b, m.Get(k), f.value, f.elem); err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// keyOrder returns how map keys of kind k sort.
+func keyOrder(k protoreflect.Kind) func(x, y protoreflect.MapKey) int {
+	switch k {
+	case protoreflect.BoolKind:
+		return func(x, y protoreflect.MapKey) int {
+			return cmpBool(x.Bool(), y.Bool())
+		}
+	case protoreflect.StringKind:
+		return func(x, y protoreflect.MapKey) int { return strings.Compare(x.String(), y.String()) }
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return func(x, y protoreflect.MapKey) int { return cmp.Compare(x.Uint(), y.Uint()) }
+	}
+	return func(x, y protoreflect.MapKey) int { return cmp.Compare(x.Int(), y.Int()) }
+}
+
+func cmpBool(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case !x:
+		return -1
+	}
+	return 1
+}

@@ -1,0 +1,111 @@
+package jsonenc
+
+import (
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// plan is how to write one message type.
+type plan struct {
+	desc      protoreflect.MessageDescriptor
+	fields    []field
+	wkt       wktWriter // non-nil for a well-known type with its own form
+	supported bool
+}
+
+// field is how to write one field.
+type field struct {
+	fd       protoreflect.FieldDescriptor
+	key      []byte // `"name":`, with the name as the options say
+	presence bool   // unset, it is null (or skipped), not its default
+	inOneof  bool   // unset, it is never written (a real oneof member)
+	list     bool
+	mapField bool
+	value    protoreflect.FieldDescriptor // the singular value: fd, or a map's value
+	elem     *plan                         // the message type of value, if any
+}
+
+// plan returns the plan of md, building it (and the plans of the message
+// types its fields hold) on first use.
+func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
+	if p, ok := e.plans.Load(md); ok {
+		return p.(*plan)
+	}
+	building := map[protoreflect.MessageDescriptor]*plan{}
+	p := e.build(md, building)
+	// Support needs the whole graph: a recursive type is supported only if
+	// every type it reaches is.
+	for changed := true; changed; {
+		changed = false
+		for _, q := range building {
+			if !q.supported {
+				continue
+			}
+			for i := range q.fields {
+				if el := q.fields[i].elem; el != nil && !el.supported {
+					q.supported, changed = false, true
+					break
+				}
+			}
+		}
+	}
+	for d, q := range building {
+		e.plans.LoadOrStore(d, q)
+	}
+	got, _ := e.plans.Load(md)
+	if got == nil {
+		return p
+	}
+	return got.(*plan)
+}
+
+func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoreflect.MessageDescriptor]*plan) *plan {
+	if p, ok := building[md]; ok {
+		return p
+	}
+	if p, ok := e.plans.Load(md); ok {
+		return p.(*plan)
+	}
+	p := &plan{desc: md, supported: true}
+	building[md] = p
+	if md.ExtensionRanges().Len() > 0 || isMessageSet(md) {
+		p.supported = false
+	}
+	if w := wellKnownWriter(md.FullName()); w != nil {
+		p.wkt = w
+	}
+	fds := md.Fields()
+	p.fields = make([]field, fds.Len())
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		name := fd.JSONName()
+		if e.opts.UseProtoNames {
+			name = fd.TextName()
+		}
+		key, _ := appendString(nil, name)
+		f := field{
+			fd:       fd,
+			key:      append(key, ':'),
+			presence: fd.HasPresence(),
+			inOneof:  fd.ContainingOneof() != nil,
+			list:     fd.IsList(),
+			mapField: fd.IsMap(),
+			value:    fd,
+		}
+		if f.mapField {
+			f.value = fd.MapValue()
+		}
+		if m := f.value.Message(); m != nil {
+			f.elem = e.build(m, building)
+		}
+		p.fields[i] = f
+	}
+	return p
+}
+
+// isMessageSet reports proto1's MessageSet wire format, which protojson
+// refuses.
+func isMessageSet(md protoreflect.MessageDescriptor) bool {
+	type messageSetter interface{ IsMessageSet() bool }
+	ms, ok := md.(messageSetter)
+	return ok && ms.IsMessageSet()
+}

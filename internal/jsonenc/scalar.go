@@ -1,0 +1,101 @@
+package jsonenc
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+	"unicode/utf8"
+)
+
+var errStringUTF8 = errors.New("invalid UTF-8")
+
+// appendString writes s as a JSON string, escaping as protojson does: the
+// quote, the backslash and control characters, nothing else. Invalid
+// UTF-8 is an error.
+func appendString(b []byte, s string) ([]byte, error) {
+	b = append(b, '"')
+	i := indexNeedEscape(s)
+	s, b = s[i:], append(b, s[:i]...)
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return b, errStringUTF8
+		case r < ' ' || r == '"' || r == '\\':
+			b = append(b, '\\')
+			switch r {
+			case '"', '\\':
+				b = append(b, byte(r))
+			case '\b':
+				b = append(b, 'b')
+			case '\f':
+				b = append(b, 'f')
+			case '\n':
+				b = append(b, 'n')
+			case '\r':
+				b = append(b, 'r')
+			case '\t':
+				b = append(b, 't')
+			default:
+				b = append(b, 'u')
+				b = append(b, "0000"[1+(bits.Len32(uint32(r))-1)/4:]...)
+				b = strconv.AppendUint(b, uint64(r), 16)
+			}
+			s = s[n:]
+		default:
+			i := indexNeedEscape(s[n:])
+			s, b = s[n+i:], append(b, s[:n+i]...)
+		}
+	}
+	return append(b, '"'), nil
+}
+
+// indexNeedEscape returns the index of the first byte of s that needs
+// escaping or checking, or len(s).
+func indexNeedEscape(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c == '\\' || c == '"' || c >= utf8.RuneSelf {
+			if c >= utf8.RuneSelf {
+				// Valid multi-byte runes pass; only an invalid one stops.
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if r != utf8.RuneError || n != 1 {
+					i += n - 1
+					continue
+				}
+			}
+			return i
+		}
+	}
+	return len(s)
+}
+
+// appendFloat writes a float as protojson does (encoding/json's format;
+// NaN and the infinities as strings).
+func appendFloat(b []byte, f float64, bitSize int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, `"NaN"`...)
+	case math.IsInf(f, +1):
+		return append(b, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(b, `"-Infinity"`...)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
+			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, f, format, -1, bitSize)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}

@@ -1,0 +1,236 @@
+package jsonenc
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// wktWriter writes a well-known type in its own JSON form.
+type wktWriter func(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error)
+
+func wellKnownWriter(name protoreflect.FullName) wktWriter {
+	if !strings.HasPrefix(string(name), "google.protobuf.") {
+		return nil
+	}
+	switch name[len("google.protobuf."):] {
+	case "Any":
+		return (*Encoder).appendAny
+	case "Timestamp":
+		return appendTimestamp
+	case "Duration":
+		return appendDuration
+	case "BoolValue", "Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
+		"FloatValue", "DoubleValue", "StringValue", "BytesValue":
+		return appendWrapper
+	case "Struct":
+		return appendStruct
+	case "ListValue":
+		return appendListValue
+	case "Value":
+		return appendValue
+	case "FieldMask":
+		return appendFieldMask
+	case "Empty":
+		return func(_ *Encoder, b []byte, _ protoreflect.Message) ([]byte, error) { return append(b, '{', '}'), nil }
+	}
+	return nil
+}
+
+func (e *Encoder) appendAny(b []byte, m protoreflect.Message) ([]byte, error) {
+	fds := m.Descriptor().Fields()
+	fdType, fdValue := fds.ByNumber(1), fds.ByNumber(2)
+	if !m.Has(fdType) {
+		if !m.Has(fdValue) {
+			return append(b, '{', '}'), nil
+		}
+		return b, fmt.Errorf("%s: %v is not set", "google.protobuf.Any", "type_url")
+	}
+	typeURL := m.Get(fdType).String()
+	mt, err := e.opts.Resolver.FindMessageByURL(typeURL)
+	if err != nil {
+		return b, fmt.Errorf("%s: unable to resolve %q: %v", "google.protobuf.Any", typeURL, err)
+	}
+	em := mt.New()
+	err = proto.UnmarshalOptions{AllowPartial: true, Resolver: e.opts.Resolver}.Unmarshal(m.Get(fdValue).Bytes(), em.Interface())
+	if err != nil {
+		return b, fmt.Errorf("%s: unable to unmarshal %q: %v", "google.protobuf.Any", typeURL, err)
+	}
+	p := e.plan(em.Descriptor())
+	if !p.supported {
+		return b, ErrUnsupported
+	}
+	if p.wkt != nil {
+		b = append(b, `{"@type":`...)
+		if b, err = appendString(b, typeURL); err != nil {
+			return b, err
+		}
+		b = append(b, `,"value":`...)
+		if b, err = p.wkt(e, b, em); err != nil {
+			return b, err
+		}
+		return append(b, '}'), nil
+	}
+	return e.appendMessage(b, em, p, typeURL)
+}
+
+const (
+	secondsInNanos       = 999999999
+	maxSecondsInDuration = 315576000000
+	maxTimestampSeconds  = 253402300799
+	minTimestampSeconds  = -62135596800
+)
+
+func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	fds := m.Descriptor().Fields()
+	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
+	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
+		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Timestamp", secs)
+	}
+	if nanos < 0 || nanos > secondsInNanos {
+		return b, fmt.Errorf("%s: nanos out of range %v", "google.protobuf.Timestamp", nanos)
+	}
+	b = append(b, '"')
+	b = time.Unix(secs, nanos).UTC().AppendFormat(b, "2006-01-02T15:04:05")
+	b = appendNanos(b, nanos)
+	return append(b, 'Z', '"'), nil
+}
+
+func appendDuration(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	fds := m.Descriptor().Fields()
+	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
+	if secs < -maxSecondsInDuration || secs > maxSecondsInDuration {
+		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Duration", secs)
+	}
+	if nanos < -secondsInNanos || nanos > secondsInNanos {
+		return b, fmt.Errorf("%s: nanos out of range %v", "google.protobuf.Duration", nanos)
+	}
+	if (secs > 0 && nanos < 0) || (secs < 0 && nanos > 0) {
+		return b, fmt.Errorf("%s: signs of seconds and nanos do not match", "google.protobuf.Duration")
+	}
+	b = append(b, '"')
+	if secs < 0 || nanos < 0 {
+		b = append(b, '-')
+		secs, nanos = -secs, -nanos
+	}
+	b = strconv.AppendInt(b, secs, 10)
+	b = appendNanos(b, nanos)
+	return append(b, 's', '"'), nil
+}
+
+// appendNanos writes the fraction of a second with 0, 3, 6 or 9 digits,
+// as few as it needs.
+func appendNanos(b []byte, nanos int64) []byte {
+	if nanos == 0 {
+		return b
+	}
+	digits := 9
+	for _, step := range []int64{1000, 1000} {
+		if nanos%step != 0 {
+			break
+		}
+		nanos /= step
+		digits -= 3
+	}
+	b = append(b, '.')
+	var digitsBuf [9]byte
+	s := strconv.AppendInt(digitsBuf[:0], nanos, 10)
+	for range digits - len(s) {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}
+
+func appendWrapper(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	fd := m.Descriptor().Fields().ByNumber(1)
+	return e.appendSingular(b, m.Get(fd), fd, nil)
+}
+
+func appendStruct(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	p := e.plan(m.Descriptor())
+	f := &p.fields[0] // fields
+	return e.appendMap(b, m.Get(f.fd).Map(), f)
+}
+
+func appendListValue(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	p := e.plan(m.Descriptor())
+	f := &p.fields[0] // values
+	return e.appendList(b, m.Get(f.fd).List(), f)
+}
+
+func appendValue(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	od := m.Descriptor().Oneofs().ByName("kind")
+	fd := m.WhichOneof(od)
+	if fd == nil {
+		return b, fmt.Errorf("%s: none of the oneof fields is set", "google.protobuf.Value")
+	}
+	v := m.Get(fd)
+	if fd.Number() == 2 { // number_value
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return b, fmt.Errorf("%s: invalid %v value", "google.protobuf.Value.number_value", f)
+		}
+	}
+	var elem *plan
+	if fd.Message() != nil {
+		elem = e.plan(fd.Message())
+	}
+	return e.appendSingular(b, v, fd, elem)
+}
+
+func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+	list := m.Get(m.Descriptor().Fields().ByNumber(1)).List()
+	b = append(b, '"')
+	for i := range list.Len() {
+		s := list.Get(i).String()
+		if !protoreflect.FullName(s).IsValid() {
+			return b, fmt.Errorf("%s contains invalid path: %q", "google.protobuf.FieldMask.paths", s)
+		}
+		cc := jsonCamelCase(s)
+		if s != jsonSnakeCase(cc) {
+			return b, fmt.Errorf("%s contains irreversible value %q", "google.protobuf.FieldMask.paths", s)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		// A valid path is ASCII letters, digits, '_' and '.': nothing to
+		// escape.
+		b = append(b, cc...)
+	}
+	return append(b, '"'), nil
+}
+
+// jsonCamelCase and jsonSnakeCase are protobuf-go's conversions of field
+// mask paths.
+func jsonCamelCase(s string) string {
+	var b []byte
+	var wasUnderscore bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' {
+			if wasUnderscore && 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		wasUnderscore = c == '_'
+	}
+	return string(b)
+}
+
+func jsonSnakeCase(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			b = append(b, '_')
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
