@@ -21,7 +21,7 @@ type field struct {
 	list     bool
 	mapField bool
 	value    protoreflect.FieldDescriptor // the singular value: fd, or a map's value
-	elem     *plan                         // the message type of value, if any
+	elem     *plan                        // the message type of value, if any
 }
 
 // plan returns the plan of md, building it (and the plans of the message
