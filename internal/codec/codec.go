@@ -5,8 +5,13 @@
 package codec
 
 import (
+	"errors"
+	"sync"
+
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/jsonenc"
 )
 
 // Media types of the built-in codecs.
@@ -27,20 +32,44 @@ type Codec interface {
 	Unmarshal(data []byte, m proto.Message) error
 }
 
-// JSON is the proto3 JSON mapping, via protojson. MaxDepth bounds the
-// nesting of objects and arrays in input (0 means 100); deeper input is
-// rejected before protojson sees it.
+// JSON is the proto3 JSON mapping. It writes with the compiled encoder of
+// internal/jsonenc, identical to protojson's output, and falls back to
+// protojson for what that does not compile (Multiline output, messages
+// with extensions); it reads with protojson. MaxDepth bounds the nesting
+// of objects and arrays in input (0 means 100); deeper input is rejected
+// before protojson sees it. The options must not change after first use.
 type JSON struct {
 	MarshalOptions   protojson.MarshalOptions
 	UnmarshalOptions protojson.UnmarshalOptions
 	MaxDepth         int
+
+	once sync.Once
+	enc  *jsonenc.Encoder
+}
+
+func (c *JSON) encoder() *jsonenc.Encoder {
+	c.once.Do(func() {
+		o := c.MarshalOptions
+		c.enc = jsonenc.New(jsonenc.Options{
+			UseProtoNames: o.UseProtoNames, UseEnumNumbers: o.UseEnumNumbers,
+			EmitUnpopulated: o.EmitUnpopulated, EmitDefaultValues: o.EmitDefaultValues,
+			AllowPartial: o.AllowPartial, Resolver: o.Resolver,
+		})
+	})
+	return c.enc
 }
 
 // Marshal encodes m as JSON. Unless Multiline is set, the output is
 // compact: protojson deliberately inserts random spaces to keep callers
 // from depending on its bytes, but an HTTP API's bytes are observable, so
-// they are taken out again.
+// they are taken out again (the compiled encoder writes none).
 func (c *JSON) Marshal(m proto.Message) ([]byte, error) {
+	if !c.MarshalOptions.Multiline && c.MarshalOptions.Indent == "" {
+		b, err := c.encoder().Append(nil, m)
+		if !errors.Is(err, jsonenc.ErrUnsupported) {
+			return b, err
+		}
+	}
 	b, err := c.MarshalOptions.Marshal(m)
 	if err != nil || c.MarshalOptions.Multiline {
 		return b, err
