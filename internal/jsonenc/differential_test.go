@@ -337,3 +337,34 @@ func floatValue(rng *rand.Rand) float64 {
 	return []float64{0, -0.0, 1, -1.5, 1e21, 1e20, 1e-6, 1e-7, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64,
 		math.NaN(), math.Inf(1), math.Inf(-1), float64(math.MaxFloat32), 3.4e38}[rng.IntN(16)]
 }
+
+// TestConcurrent builds plans and encodes from many goroutines at once
+// (run with -race).
+func TestConcurrent(t *testing.T) {
+	o := protojson.MarshalOptions{EmitUnpopulated: true}
+	enc := encoderFor(o, nil)
+	done := make(chan struct{})
+	for g := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			rng := rand.New(rand.NewPCG(uint64(g), 9))
+			for range 50 {
+				var m proto.Message = &libraryv1.Book{Name: "b", Labels: map[string]string{"k": "v"}}
+				if rng.IntN(2) == 0 {
+					p := &confv1.Probe{}
+					fill(rng, p.ProtoReflect(), 2)
+					m = p
+				}
+				want, werr := o.Marshal(m)
+				got, gerr := enc.Append(nil, m)
+				if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(codec.Compact(want), got) {
+					t.Errorf("concurrent encode differs: %s vs %s", got, want)
+					return
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

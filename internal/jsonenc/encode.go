@@ -29,6 +29,23 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
 	for i := range p.fields {
 		f := &p.fields[i]
+		if p.gofast != nil {
+			if mp, ok := p.gofast.stringMapOf(m, i); ok {
+				if len(mp) == 0 && !emitUnset {
+					continue
+				}
+				if !first {
+					b = append(b, ',')
+				}
+				first = false
+				b = append(b, f.key...)
+				var err error
+				if b, err = appendStringMap(b, mp, f); err != nil {
+					return b, err
+				}
+				continue
+			}
+		}
 		var v protoreflect.Value
 		switch {
 		case m.Has(f.fd):

@@ -10,6 +10,7 @@ type plan struct {
 	fields    []field
 	wkt       wktWriter // non-nil for a well-known type with its own form
 	supported bool
+	gofast    *goStruct // direct access to the generated Go type, or nil
 }
 
 // field is how to write one field.
@@ -99,6 +100,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		}
 		p.fields[i] = f
 	}
+	p.gofast = findGoStruct(md, p.fields)
 	return p
 }
 
