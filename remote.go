@@ -2,6 +2,7 @@ package protorest
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"net/http"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 
@@ -146,6 +149,8 @@ type remote struct {
 	services []string
 	types    *dynamicpb.Types
 	err      error // why nothing is loaded yet, for a pending backend
+
+	fingerprint [sha256.Size]byte // of the descriptors loaded
 }
 
 // loadRemote loads rm's descriptors and swaps its routes and types for
@@ -157,6 +162,15 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 	set, err := rm.load(ctx, rm.conn)
 	if err != nil {
 		return notLoadedError{err}
+	}
+	// Unchanged descriptors keep the routes and types they have: a reload
+	// on an interval or a reconnect costs no new plans.
+	sum := fingerprint(set)
+	g.mu.Lock()
+	same := rm.entries != nil && sum == rm.fingerprint
+	g.mu.Unlock()
+	if same {
+		return nil
 	}
 	var entries []*route.Entry[*endpoint]
 	var names []string
@@ -190,9 +204,34 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 		return err
 	}
 	g.mu.Lock()
-	rm.entries, rm.services, rm.types, rm.err = entries, names, types, nil
+	rm.entries, rm.services, rm.types, rm.err, rm.fingerprint = entries, names, types, nil, sum
 	g.mu.Unlock()
 	return nil
+}
+
+// fingerprint identifies the services of set and the files they come
+// from.
+func fingerprint(set *descsource.Set) [sha256.Size]byte {
+	h := sha256.New()
+	for _, sd := range set.Services {
+		h.Write([]byte(sd.FullName()))
+		h.Write([]byte{0})
+	}
+	var paths []string
+	set.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
+		paths = append(paths, fd.Path())
+		return true
+	})
+	slices.Sort(paths)
+	opts := proto.MarshalOptions{Deterministic: true}
+	for _, p := range paths {
+		fd, _ := set.Files.FindFileByPath(p)
+		b, _ := opts.Marshal(protodesc.ToFileDescriptorProto(fd))
+		h.Write(b)
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // setRemoteTypes gives the resolver the types of every backend, with

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -39,7 +40,13 @@ type Options struct {
 type Encoder struct {
 	opts  Options
 	plans sync.Map // protoreflect.MessageDescriptor → *plan
+	count atomic.Int64
 }
+
+// maxPlans bounds the plan cache: descriptors that come and go (a remote
+// backend's, reloaded as it changes) must not pile up. Past it the cache
+// starts over, and plans are built again as they are used.
+var maxPlans int64 = 1 << 14
 
 // New returns an encoder with opts.
 func New(opts Options) *Encoder {

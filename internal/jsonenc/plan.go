@@ -49,6 +49,10 @@ func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 			}
 		}
 	}
+	if e.count.Add(int64(len(building))) > maxPlans {
+		e.plans.Clear()
+		e.count.Store(int64(len(building)))
+	}
 	for d, q := range building {
 		e.plans.LoadOrStore(d, q)
 	}
