@@ -147,6 +147,12 @@ func TestRemoteReflection(t *testing.T) {
 		t.Errorf("patch with a derived mask: %d %s", resp.StatusCode, body)
 	}
 
+	// PATCH {}: the derived mask is empty, and nothing changes.
+	resp, body = send(t, "PATCH", gw.URL+"/v1/shelves/fiction/books/dune", `{}`)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"title":"Dune Messiah"`) || !strings.Contains(body, `"pageCount":412`) {
+		t.Errorf("patch of {}: %d %s", resp.StatusCode, body)
+	}
+
 	// Routing errors and binding errors are the gateway's own.
 	if resp, _ := send(t, "GET", gw.URL+"/api/v1/example/upper", ""); resp.StatusCode != 405 {
 		t.Errorf("wrong method: %d", resp.StatusCode)

@@ -256,8 +256,10 @@ func (l *library) UpdateBook(ctx context.Context, req *libraryv1.UpdateBookReque
 	if req.GetBook() == nil {
 		return nil, fieldViolation(codes.InvalidArgument, "book", "book is required")
 	}
+	// No mask replaces every mutable field; an empty one (a PATCH of {},
+	// whose mask the gateway derives from the body's keys) changes none.
 	paths := req.GetUpdateMask().GetPaths()
-	if len(paths) == 0 || slices.Equal(paths, []string{"*"}) {
+	if req.GetUpdateMask() == nil || slices.Equal(paths, []string{"*"}) {
 		paths = slices.Sorted(maps.Keys(mutableBookFields))
 	}
 	for _, p := range paths {

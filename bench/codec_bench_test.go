@@ -1,0 +1,110 @@
+package bench
+
+import (
+	"encoding/json"
+	"strconv"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	libraryv1 "github.com/protorest/protorest/bench/proto/bench/library/v1"
+	"github.com/protorest/protorest/internal/jsonenc"
+)
+
+// A codec of the ListItems answer, for BenchmarkCodec.
+type itemsCodec struct {
+	name      string
+	marshal   func(*libraryv1.ListItemsResponse, *listItemsResponseJSON) ([]byte, error)
+	unmarshal func([]byte) error // nil for an encoder only
+	binary    bool               // not JSON
+}
+
+// protorestEncoder has the options of protorest's default JSON codec.
+var protorestEncoder = jsonenc.New(jsonenc.Options{EmitUnpopulated: true})
+
+// itemsCodecs are the codecs BenchmarkCodec compares. encoding-json works
+// on the floor's plain structs, built before the timer starts, so it
+// measures encoding/json alone, not the floor's conversions.
+//
+// protorest-jsonenc is protorest's compiled JSON encoder, which its
+// gateway writes responses with; it has no decoder (protorest reads with
+// protojson), so it has no unmarshal benchmark. protorest's own decoder,
+// when there is one, goes here too.
+var itemsCodecs = []itemsCodec{
+	{
+		name: "protojson",
+		marshal: func(m *libraryv1.ListItemsResponse, _ *listItemsResponseJSON) ([]byte, error) {
+			return protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(m)
+		},
+		unmarshal: func(b []byte) error {
+			return protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(b, &libraryv1.ListItemsResponse{})
+		},
+	},
+	{
+		name: "encoding-json",
+		marshal: func(_ *libraryv1.ListItemsResponse, plain *listItemsResponseJSON) ([]byte, error) {
+			return json.Marshal(plain)
+		},
+		unmarshal: func(b []byte) error {
+			var plain listItemsResponseJSON
+			return json.Unmarshal(b, &plain)
+		},
+	},
+	{
+		name: "protorest-jsonenc",
+		marshal: func(m *libraryv1.ListItemsResponse, _ *listItemsResponseJSON) ([]byte, error) {
+			return protorestEncoder.Append(nil, m)
+		},
+	},
+	{
+		name:   "proto",
+		binary: true,
+		marshal: func(m *libraryv1.ListItemsResponse, _ *listItemsResponseJSON) ([]byte, error) {
+			return proto.Marshal(m)
+		},
+		unmarshal: func(b []byte) error {
+			return proto.Unmarshal(b, &libraryv1.ListItemsResponse{})
+		},
+	},
+}
+
+// BenchmarkCodec measures the codecs alone on the ListItems answer:
+// BenchmarkCodec/<marshal|unmarshal>/<n>/<codec>, n items.
+func BenchmarkCodec(b *testing.B) {
+	for _, dir := range []string{"marshal", "unmarshal"} {
+		b.Run(dir, func(b *testing.B) {
+			for _, n := range ItemCounts {
+				msg := &libraryv1.ListItemsResponse{Items: Items(n), TotalSize: int32(n)}
+				plain := listItemsToJSON(msg)
+				b.Run(strconv.Itoa(n), func(b *testing.B) {
+					for _, c := range itemsCodecs {
+						if dir == "unmarshal" && c.unmarshal == nil {
+							continue
+						}
+						b.Run(c.name, func(b *testing.B) {
+							data, err := c.marshal(msg, &plain)
+							if err != nil {
+								b.Fatal(err)
+							}
+							b.ReportAllocs()
+							if dir == "marshal" {
+								for b.Loop() {
+									if _, err := c.marshal(msg, &plain); err != nil {
+										b.Fatal(err)
+									}
+								}
+								return
+							}
+							for b.Loop() {
+								if err := c.unmarshal(data); err != nil {
+									b.Fatal(err)
+								}
+							}
+						})
+					}
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestGeneratedCodeIsFresh regenerates every generated file into a
+// temporary directory and fails if a committed file differs or is
+// missing: run scripts/genbench.sh after changing a .proto file or a
+// plugin's version.
+func TestGeneratedCodeIsFresh(t *testing.T) {
+	root, err := moduleRoot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := generate(t.Context(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(plugins) * len(protoFiles); len(files) != want {
+		t.Errorf("generated %d files, want %d: one per plugin and .proto file", len(files), want)
+	}
+	for _, line := range stale(filepath.Join(root, protoRoot), files) {
+		t.Errorf("%s: run scripts/genbench.sh", line)
+	}
+
+	// stale reports exactly the edited and the missing files.
+	out := t.TempDir()
+	if err := write(out, files); err != nil {
+		t.Fatal(err)
+	}
+	if bad := stale(out, files); len(bad) != 0 {
+		t.Errorf("stale(fresh output) = %q, want none", bad)
+	}
+	edited, removed := files[0].GetName(), files[1].GetName()
+	if err := os.WriteFile(filepath.Join(out, edited), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(out, removed)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"stale:   " + edited, "missing: " + removed}
+	if bad := stale(out, files); !slices.Equal(bad, want) {
+		t.Errorf("stale(edited output) = %q, want %q", bad, want)
+	}
+}
