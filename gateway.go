@@ -183,21 +183,23 @@ func (g *Gateway) tree() *route.Tree[*endpoint] {
 func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
-	var m route.Match[*endpoint]
-	if isWebSocket(r) && matchWebSocket(t, path, &m) {
-		g.serveWebSocket(w, r, m.Entry.Value.binding, &m)
+	q := getRequest()
+	defer putRequest(q)
+	m := &q.match
+	if isWebSocket(r) && matchWebSocket(t, path, m) {
+		g.serveWebSocket(w, r, m.Entry.Value.binding, m)
 		return
 	}
-	if !t.Match(r.Method, path, &m) {
+	if !t.Match(r.Method, path, m) {
 		g.routingError(w, r, t, path)
 		return
 	}
 	ep := m.Entry.Value
 	if ep.custom != nil {
-		g.serveCustom(w, r, &m, ep)
+		g.serveCustom(w, r, m, ep)
 		return
 	}
-	g.serveUnary(w, r, ep.binding, &m)
+	g.serveUnary(w, r, ep.binding, q)
 }
 
 func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*endpoint], path string) {

@@ -1,6 +1,7 @@
 package protorest
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -20,14 +21,19 @@ import (
 // method's success status, and trailer metadata as HTTP trailers when the
 // client asked for them with "TE: trailers".
 func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg proto.Message, out int, trailer metadata.MD) {
-	body, contentType, err := g.encodeResponse(b, msg, out)
+	buf := bufferPool.Get().(*bytes.Buffer)
+	defer putBuffer(buf)
+	body, contentType, err := g.appendResponse(buf.AvailableBuffer(), b, msg, out)
 	if err != nil {
 		g.writeError(w, r, err)
 		return
 	}
+	if cap(body) > buf.Cap() {
+		buf.Grow(cap(body)) // the next response of this size needs no growing
+	}
 
 	h := w.Header()
-	h.Set("Content-Type", contentType)
+	setContentType(h, contentType)
 	sendTrailers := len(trailer) > 0 && acceptsTrailers(r)
 	if sendTrailers {
 		// Declared before the header is written, or an HTTP/1.1 server
@@ -49,6 +55,12 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 // with codec out, or takes the raw bytes and content type of a
 // google.api.HttpBody. The bytes may be the message's own (HttpBody).
 func (g *Gateway) encodeResponse(b *binding, msg proto.Message, out int) (body []byte, contentType string, err error) {
+	return g.appendResponse(nil, b, msg, out)
+}
+
+// appendResponse is encodeResponse appending to dst where it can (the
+// built-in JSON codec), so that a pooled buffer serves.
+func (g *Gateway) appendResponse(dst []byte, b *binding, msg proto.Message, out int) (body []byte, contentType string, err error) {
 	pm := msg.ProtoReflect()
 	contentType = g.codecs.types[out]
 	target := pm
@@ -63,9 +75,9 @@ func (g *Gateway) encodeResponse(b *binding, msg proto.Message, out int) (body [
 		}
 		body = target.Get(b.response.raw.data).Bytes()
 	case b.response.path == nil:
-		body, err = g.codecs.list[out].Marshal(msg)
+		body, err = g.marshal(dst, out, msg)
 	case b.response.isMessage:
-		body, err = g.codecs.list[out].Marshal(target.Interface())
+		body, err = g.marshal(dst, out, target.Interface())
 	default:
 		contentType = codec.MediaJSON
 		body, err = g.marshalFieldJSON(pm, b.response.path[0])
@@ -74,6 +86,28 @@ func (g *Gateway) encodeResponse(b *binding, msg proto.Message, out int) (body [
 		return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
 	}
 	return body, contentType, nil
+}
+
+// marshal encodes msg with codec out, appending to dst for the built-in
+// JSON codec.
+func (g *Gateway) marshal(dst []byte, out int, msg proto.Message) ([]byte, error) {
+	if c := g.codecs.list[out]; c != Codec(g.codecs.json) {
+		return c.Marshal(msg)
+	}
+	return g.codecs.json.AppendMarshal(dst, msg)
+}
+
+// headerJSON is the Content-Type of JSON responses, shared: net/http only
+// reads header values, and a capacity of 1 makes an append copy it.
+var headerJSON = []string{codec.MediaJSON}
+
+// setContentType sets the Content-Type, without allocating for JSON.
+func setContentType(h http.Header, contentType string) {
+	if contentType == codec.MediaJSON {
+		h["Content-Type"] = headerJSON[:1:1]
+		return
+	}
+	h.Set("Content-Type", contentType)
 }
 
 // marshalFieldJSON renders one non-message field of m as its own JSON

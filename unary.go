@@ -27,10 +27,10 @@ import (
 
 // serveUnary runs one unary call: negotiate, read the body, bind, invoke,
 // render.
-func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
+func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding, req *request) {
 	defer g.recoverInternal(w, r, b)
 	if b.streaming() {
-		g.serveStream(w, r, b, m)
+		g.serveStream(w, r, b, &req.match)
 		return
 	}
 	in, out := g.negotiate(r)
@@ -43,7 +43,7 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 	}
 	body := bufferBytes(buf)
 
-	req := &request{g: g, r: r, b: b, m: m, body: body, in: g.codecs.list[in]}
+	req.g, req.r, req.b, req.m, req.body, req.in = g, r, b, &req.match, body, g.codecs.list[in]
 	var msg proto.Message
 	var header, trailer metadata.MD
 	if b.conn != nil {
@@ -69,7 +69,7 @@ func (g *Gateway) invokeLocal(r *http.Request, b *binding, req *request) (proto.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	resp, err := invoke.Unary(ctx, b.handler, b.srv, req.decode, g.interceptor, b.fullMethod, g.cfg.panicHook)
+	resp, err := invoke.Unary(ctx, b.handler, b.srv, req.decodeFn, g.interceptor, b.fullMethod, g.cfg.panicHook)
 	if err == nil && ctx.Err() != nil {
 		// As on a grpc.Server: a call whose deadline passed (or whose
 		// client left) fails, whatever the handler returned.
@@ -261,6 +261,27 @@ type request struct {
 	m    *route.Match[*endpoint]
 	body []byte
 	in   Codec
+
+	// For a pooled request (getRequest): the route match, and decode
+	// bound once, so that neither costs an allocation per request.
+	match    route.Match[*endpoint]
+	decodeFn func(any) error
+}
+
+var requestPool = sync.Pool{New: func() any {
+	q := new(request)
+	q.decodeFn = q.decode
+	return q
+}}
+
+// getRequest returns a pooled request for one HTTP request; putRequest
+// returns it once the call has ended (nothing may keep it: a method
+// handler calls its decode function during the call only).
+func getRequest() *request { return requestPool.Get().(*request) }
+
+func putRequest(q *request) {
+	*q = request{decodeFn: q.decodeFn}
+	requestPool.Put(q)
 }
 
 // decode fills v, the method's request message: body first, then path

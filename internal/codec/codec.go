@@ -59,6 +59,18 @@ func (c *JSON) encoder() *jsonenc.Encoder {
 	return c.enc
 }
 
+// AppendMarshal appends the JSON form of m to b, as Marshal writes it.
+func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
+	if !c.MarshalOptions.Multiline && c.MarshalOptions.Indent == "" {
+		out, err := c.encoder().Append(b, m)
+		if !errors.Is(err, jsonenc.ErrUnsupported) {
+			return out, err
+		}
+	}
+	out, err := c.Marshal(m)
+	return append(b, out...), err
+}
+
 // Marshal encodes m as JSON. Unless Multiline is set, the output is
 // compact: protojson deliberately inserts random spaces to keep callers
 // from depending on its bytes, but an HTTP API's bytes are observable, so
