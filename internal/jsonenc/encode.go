@@ -30,19 +30,11 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 	for i := range p.fields {
 		f := &p.fields[i]
 		if p.gofast != nil {
-			if mp, ok := p.gofast.stringMapOf(m, i); ok {
-				if len(mp) == 0 && !emitUnset {
-					continue
-				}
-				if !first {
-					b = append(b, ',')
-				}
-				first = false
-				b = append(b, f.key...)
-				var err error
-				if b, err = appendStringMap(b, mp, f); err != nil {
-					return b, err
-				}
+			var done bool
+			var err error
+			if b, done, err = e.appendFast(b, m, p, i, &first); err != nil {
+				return b, err
+			} else if done {
 				continue
 			}
 		}
