@@ -81,7 +81,7 @@ func (e *Encoder) Append(b []byte, m proto.Message) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	if !e.opts.AllowPartial {
+	if !e.opts.AllowPartial && p.required {
 		if err := proto.CheckInitialized(m); err != nil {
 			return b, err
 		}

@@ -11,6 +11,11 @@ type plan struct {
 	wkt       wktWriter // non-nil for a well-known type with its own form
 	supported bool
 	gofast    *goStruct // direct access to the generated Go type, or nil
+	// required: a message of this type can lack a required field (it
+	// has one, or a field's type does), so proto.CheckInitialized must
+	// look; for the others it is skipped (on dynamic messages it walks
+	// every field).
+	required bool
 }
 
 // field is how to write one field.
@@ -33,18 +38,22 @@ func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 	}
 	building := map[protoreflect.MessageDescriptor]*plan{}
 	p := e.build(md, building)
-	// Support needs the whole graph: a recursive type is supported only if
-	// every type it reaches is.
+	// Support and required fields need the whole graph: a recursive type
+	// is supported only if every type it reaches is, and can lack a
+	// required field if any type it reaches can.
 	for changed := true; changed; {
 		changed = false
 		for _, q := range building {
-			if !q.supported {
-				continue
-			}
 			for i := range q.fields {
-				if el := q.fields[i].elem; el != nil && !el.supported {
+				el := q.fields[i].elem
+				if el == nil {
+					continue
+				}
+				if q.supported && !el.supported {
 					q.supported, changed = false, true
-					break
+				}
+				if !q.required && el.required {
+					q.required, changed = true, true
 				}
 			}
 		}
@@ -87,6 +96,9 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 			name = fd.TextName()
 		}
 		key, _ := appendString(nil, name)
+		if fd.Cardinality() == protoreflect.Required {
+			p.required = true
+		}
 		f := field{
 			fd:       fd,
 			key:      append(key, ':'),
