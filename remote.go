@@ -1,6 +1,7 @@
 package protorest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -8,14 +9,19 @@ import (
 	"slices"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/emptypb"
 
+	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/descsource"
+	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -294,7 +300,7 @@ func (g *Gateway) pending() bool {
 
 // invokeRemote sends the request to the backend as a dynamic message and
 // returns its reply.
-func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto.Message, metadata.MD, metadata.MD, error) {
+func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) ([]byte, metadata.MD, metadata.MD, error) {
 	md, err := g.incomingMetadata(r)
 	if err != nil {
 		return nil, nil, nil, err
@@ -311,11 +317,52 @@ func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto
 	if err := req.decode(in); err != nil {
 		return nil, nil, nil, err
 	}
-	out := dynamicpb.NewMessage(b.output)
+	// The response is kept as the backend's bytes: decoded into an Empty,
+	// every field is an unknown field, kept verbatim, with no types to
+	// build. The renderer turns them into JSON directly.
+	out := new(emptypb.Empty)
 	var header, trailer metadata.MD
 	err = b.conn.Invoke(ctx, b.fullMethod, in, out, grpc.Header(&header), grpc.Trailer(&trailer))
 	if err != nil {
 		return nil, header, trailer, err
 	}
-	return out, header, trailer, nil
+	return out.ProtoReflect().GetUnknown(), header, trailer, nil
+}
+
+// renderRemote writes a remote backend's response, given as its wire
+// bytes: straight to JSON for a whole-message JSON response, as they are
+// for a binary one, and through a dynamic message otherwise (response_body,
+// HttpBody, other codecs, types the wire transcoder leaves alone).
+func (g *Gateway) renderRemote(w http.ResponseWriter, r *http.Request, b *binding, data []byte, out int, trailer metadata.MD) {
+	if b.response.path == nil && b.response.raw == nil {
+		switch c := g.codecs.list[out]; {
+		case c == Codec(g.codecs.json):
+			buf := bufferPool.Get().(*bytes.Buffer)
+			defer putBuffer(buf)
+			body, err := g.codecs.json.AppendWire(buf.AvailableBuffer(), b.output, data)
+			if err == nil {
+				g.writeBody(w, r, b, body, codec.MediaJSON, trailer)
+				return
+			}
+			if !errors.Is(err, jsonenc.ErrUnsupported) {
+				g.writeError(w, r, status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err)))
+				return
+			}
+		case isProtoCodec(c):
+			// Binary to binary: the backend's bytes, untouched.
+			g.writeBody(w, r, b, data, g.codecs.types[out], trailer)
+			return
+		}
+	}
+	msg := dynamicpb.NewMessage(b.output)
+	if err := proto.Unmarshal(data, msg); err != nil {
+		g.writeError(w, r, status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err)))
+		return
+	}
+	g.render(w, r, b, msg, out, trailer)
+}
+
+func isProtoCodec(c Codec) bool {
+	_, ok := c.(codec.Proto)
+	return ok
 }

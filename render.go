@@ -31,7 +31,12 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 	if cap(body) > buf.Cap() {
 		buf.Grow(cap(body)) // the next response of this size needs no growing
 	}
+	g.writeBody(w, r, b, body, contentType, trailer)
+}
 
+// writeBody writes a successful response's status, headers, body and
+// trailers.
+func (g *Gateway) writeBody(w http.ResponseWriter, r *http.Request, b *binding, body []byte, contentType string, trailer metadata.MD) {
 	h := w.Header()
 	setContentType(h, contentType)
 	sendTrailers := len(trailer) > 0 && acceptsTrailers(r)

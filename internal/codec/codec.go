@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/jsonenc"
 )
@@ -69,6 +70,16 @@ func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
 	}
 	out, err := c.Marshal(m)
 	return append(b, out...), err
+}
+
+// AppendWire appends the JSON form of the message of type md encoded in
+// data (see jsonenc.Encoder.AppendWire); jsonenc.ErrUnsupported means
+// unmarshal it and use AppendMarshal.
+func (c *JSON) AppendWire(b []byte, md protoreflect.MessageDescriptor, data []byte) ([]byte, error) {
+	if c.MarshalOptions.Multiline || c.MarshalOptions.Indent != "" {
+		return b, jsonenc.ErrUnsupported
+	}
+	return c.encoder().AppendWire(b, md, data)
 }
 
 // Marshal encodes m as JSON. Unless Multiline is set, the output is

@@ -146,9 +146,39 @@ message Ed {
   google.protobuf.Timestamp ts = 10;
   oneof o { string a = 11; int64 b = 12; }
 }
+enum Closed {
+  option features.enum_type = CLOSED;
+  C_ZERO = 0;
+  C_ONE = 1;
+  C_FIVE = 5;
+}
+// Ed2 has no required field, so that wire transcoding takes it.
+message Ed2 {
+  int32 explicit = 1;
+  int32 implicit = 2 [features.field_presence = IMPLICIT];
+  string s = 3;
+  string loose = 13 [features.utf8_validation = NONE];
+  repeated int32 packed = 4;
+  repeated sint64 expanded = 14 [features.repeated_field_encoding = EXPANDED];
+  Ed2 child = 5;
+  map<int64, string> by_id = 6;
+  map<bool, Ed2> by_flag = 7;
+  map<uint32, Closed> by_u = 8;
+  Closed closed = 9;
+  repeated Closed closeds = 10;
+  google.protobuf.Timestamp ts = 15;
+  oneof o { string a = 11; Ed2 b = 12; }
+  repeated double ds = 16;
+  fixed32 f32 = 17;
+  sfixed64 sf64 = 18;
+}
 `
 
 func compileEditions(t testing.TB) protoreflect.MessageDescriptor {
+	return compileEditionsFile(t).Messages().ByName("Ed")
+}
+
+func compileEditionsFile(t testing.TB) protoreflect.FileDescriptor {
 	t.Helper()
 	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
 		Accessor: protocompile.SourceAccessorFromMap(map[string]string{"ed.proto": editionsFile}),
@@ -163,7 +193,7 @@ func compileEditions(t testing.TB) protoreflect.MessageDescriptor {
 		t.Fatal(err)
 	}
 	_ = descriptorpb.Edition_EDITION_2023
-	return fd.Messages().ByName("Ed")
+	return fd
 }
 
 func TestEditionsAndDynamic(t *testing.T) {

@@ -16,6 +16,8 @@ type plan struct {
 	// look; for the others it is skipped (on dynamic messages it walks
 	// every field).
 	required bool
+	// numIndex maps small field numbers to indexes in fields (-1: none).
+	numIndex []int16
 }
 
 // field is how to write one field.
@@ -117,6 +119,15 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		p.fields[i] = f
 	}
 	p.gofast = findGoStruct(md, p.fields)
+	p.numIndex = make([]int16, 64)
+	for i := range p.numIndex {
+		p.numIndex[i] = -1
+	}
+	for i := range p.fields {
+		if n := int(p.fields[i].fd.Number()); n < len(p.numIndex) {
+			p.numIndex[n] = int16(i)
+		}
+	}
 	return p
 }
 

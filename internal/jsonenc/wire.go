@@ -1,0 +1,734 @@
+package jsonenc
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// AppendWire appends the JSON form of the message of type md whose
+// protobuf wire encoding is data: what Append writes for the dynamic
+// message (dynamicpb) proto.Unmarshal makes of data, without making it.
+// This is how a remote backend's response becomes JSON with no dynamic
+// message in between. (Like dynamicpb, it keeps unknown values of closed
+// enums as values, where generated code would set them aside.)
+//
+// It returns ErrUnsupported where Append would, for message types that can
+// lack a required field (proto.Unmarshal would check them), and for
+// groups; the caller then unmarshals and uses Append.
+func (e *Encoder) AppendWire(b []byte, md protoreflect.MessageDescriptor, data []byte) ([]byte, error) {
+	p := e.plan(md)
+	if !p.supported || p.required {
+		return b, ErrUnsupported
+	}
+	return e.appendWireMessage(b, p, [][]byte{data})
+}
+
+// errWire is a malformed wire encoding; proto.Unmarshal would fail too.
+var errWire = errors.New("jsonenc: invalid wire-format data")
+
+// occurrence is one field of a message encoding: its value bytes (a
+// varint, fixed bytes, or a length-delimited payload), in wire order.
+type occurrence struct {
+	field int // index in plan.fields
+	seq   int // its place in the encoding
+	typ   protowire.Type
+	val   []byte
+}
+
+// scan lists the occurrences of p's fields in the message whose encoding
+// is the concatenation of segs (a singular message field given several
+// times is merged, which is what concatenation means). What
+// proto.Unmarshal would keep as unknown fields is skipped: unknown numbers,
+// and a wire type the field cannot take.
+func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
+	for _, data := range segs {
+		for len(data) > 0 {
+			num, typ, n := protowire.ConsumeTag(data)
+			if n < 0 || num > protowire.MaxValidNumber {
+				return occ, errWire
+			}
+			data = data[n:]
+			var val []byte
+			switch typ {
+			case protowire.VarintType:
+				_, m := protowire.ConsumeVarint(data)
+				if m < 0 {
+					return occ, errWire
+				}
+				val, data = data[:m], data[m:]
+			case protowire.Fixed32Type:
+				if len(data) < 4 {
+					return occ, errWire
+				}
+				val, data = data[:4], data[4:]
+			case protowire.Fixed64Type:
+				if len(data) < 8 {
+					return occ, errWire
+				}
+				val, data = data[:8], data[8:]
+			case protowire.BytesType:
+				v, m := protowire.ConsumeBytes(data)
+				if m < 0 {
+					return occ, errWire
+				}
+				val, data = v, data[m:]
+			case protowire.StartGroupType:
+				return occ, ErrUnsupported
+			default:
+				return occ, errWire
+			}
+			if i, ok := p.byNumber(num); ok && applies(&p.fields[i], typ, val) {
+				f := &p.fields[i]
+				if f.value.Kind() == protoreflect.StringKind && !f.mapField && typ == protowire.BytesType &&
+					enforceUTF8(f.value) && !utf8.Valid(val) {
+					return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
+				}
+				occ = append(occ, occurrence{field: i, seq: len(occ), typ: typ, val: val})
+			}
+		}
+	}
+	return occ, nil
+}
+
+// applies reports whether proto.Unmarshal sets field f from a value of
+// wire type typ (else it keeps it as an unknown field).
+func applies(f *field, typ protowire.Type, _ []byte) bool {
+	k := f.value.Kind()
+	switch {
+	case f.mapField:
+		return typ == protowire.BytesType
+	case f.list && typ == protowire.BytesType:
+		return true // a packed run, or a string, bytes or message element
+	case !wireTypeFits(k, typ):
+		return false
+	}
+	return true
+}
+
+// byNumber returns the index in p.fields of field number num.
+func (p *plan) byNumber(num protowire.Number) (int, bool) {
+	if int(num) < len(p.numIndex) {
+		i := p.numIndex[num]
+		return int(i), i >= 0
+	}
+	fd := p.desc.Fields().ByNumber(num)
+	if fd == nil {
+		return 0, false
+	}
+	return fd.Index(), true
+}
+
+func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, error) {
+	if p.wkt != nil {
+		return e.appendWireWellKnown(b, p, segs)
+	}
+	occ, err := scan(p, segs, make([]occurrence, 0, 16))
+	if err != nil {
+		return b, err
+	}
+	// Group each field's occurrences, keeping their wire order.
+	slices.SortStableFunc(occ, func(x, y occurrence) int { return x.field - y.field })
+	// A oneof holds its last member only, and only what came after the
+	// last occurrence of another member.
+	oneofCut := oneofCuts(p, occ)
+
+	b = append(b, '{')
+	first := true
+	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
+	j := 0
+	for i := range p.fields {
+		f := &p.fields[i]
+		start := j
+		for j < len(occ) && occ[j].field == i {
+			j++
+		}
+		mine := occ[start:j]
+		if f.inOneof && len(mine) > 0 {
+			kept := oneofCut(i, mine)
+			if f.value.Message() != nil && len(kept) < len(mine) {
+				// Overridden, but parsed all the same by proto.Unmarshal.
+				if err := e.validateWire(f.elem, payloads(mine[:len(mine)-len(kept)])); err != nil {
+					return b, err
+				}
+			}
+			mine = kept
+		}
+		present, err := e.wirePresent(f, mine)
+		if err != nil {
+			return b, err
+		}
+		if !present {
+			switch {
+			case !emitUnset || f.inOneof:
+				continue
+			case f.presence:
+				if !e.opts.EmitUnpopulated {
+					continue
+				}
+				b = appendKey(b, f, &first)
+				b = append(b, "null"...)
+				continue
+			}
+			// The default: an empty list or map, or the zero scalar.
+			b = appendKey(b, f, &first)
+			switch {
+			case f.list:
+				b = append(b, '[', ']')
+			case f.mapField:
+				b = append(b, '{', '}')
+			default:
+				if b, err = e.appendSingular(b, f.fd.Default(), f.fd, f.elem); err != nil {
+					return b, err
+				}
+			}
+			continue
+		}
+		b = appendKey(b, f, &first)
+		switch {
+		case f.list:
+			b, err = e.appendWireList(b, f, mine)
+		case f.mapField:
+			b, err = e.appendWireMap(b, f, mine)
+		case f.value.Message() != nil:
+			b, err = e.appendWireMessage(b, f.elem, payloads(mine))
+		default:
+			b, err = e.appendWireScalar(b, f.value, last(mine))
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// oneofCuts returns what keeps, of a oneof member's occurrences, those
+// that count: none unless the member occurs last of its oneof, and then
+// those after the last occurrence of another member.
+func oneofCuts(p *plan, occ []occurrence) func(i int, mine []occurrence) []occurrence {
+	return func(i int, mine []occurrence) []occurrence {
+		od := p.fields[i].fd.ContainingOneof()
+		lastMine := mine[len(mine)-1].seq
+		lastOther := -1
+		for _, o := range occ {
+			if o.field != i && p.fields[o.field].fd.ContainingOneof() == od {
+				lastOther = max(lastOther, o.seq)
+			}
+		}
+		if lastOther > lastMine {
+			return nil
+		}
+		k := 0
+		for k < len(mine) && mine[k].seq < lastOther {
+			k++
+		}
+		return mine[k:]
+	}
+}
+
+// wirePresent reports whether field f, given the occurrences that apply
+// to it, is set in the unmarshalled message.
+func (e *Encoder) wirePresent(f *field, mine []occurrence) (bool, error) {
+	switch {
+	case len(mine) == 0:
+		return false, nil
+	case f.list:
+		for _, o := range mine {
+			if n, err := countElements(f.value, o); err != nil || n > 0 {
+				return n > 0, err
+			}
+		}
+		return false, nil
+	case f.mapField, f.value.Message() != nil, f.presence:
+		return true, nil
+	}
+	return !isZero(f.value.Kind(), last(mine)), nil
+}
+
+// countElements counts the elements of a repeated field in one occurrence
+// (a packed run, or one element).
+func countElements(fd protoreflect.FieldDescriptor, o occurrence) (int, error) {
+	k := fd.Kind()
+	if k == protoreflect.MessageKind || k == protoreflect.GroupKind || k == protoreflect.StringKind || k == protoreflect.BytesKind {
+		if o.typ != protowire.BytesType {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	if o.typ != protowire.BytesType {
+		if !wireTypeFits(k, o.typ) {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	n := 0
+	err := forPacked(fd, o.val, func(protowire.Type, []byte) error {
+		n++
+		return nil
+	})
+	return n, err
+}
+
+// forPacked calls fn for each element of a packed run of a scalar field.
+func forPacked(fd protoreflect.FieldDescriptor, data []byte, fn func(protowire.Type, []byte) error) error {
+	typ := scalarWireType(fd.Kind())
+	for len(data) > 0 {
+		var n int
+		switch typ {
+		case protowire.VarintType:
+			_, n = protowire.ConsumeVarint(data)
+		case protowire.Fixed32Type:
+			n = 4
+		case protowire.Fixed64Type:
+			n = 8
+		}
+		if n < 0 || n > len(data) {
+			return errWire
+		}
+		if err := fn(typ, data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
+func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte, error) {
+	b = append(b, '[')
+	first := true
+	sep := func() {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+	}
+	var err error
+	for _, o := range mine {
+		switch k := f.value.Kind(); {
+		case k == protoreflect.MessageKind || k == protoreflect.GroupKind:
+			if o.typ != protowire.BytesType {
+				continue
+			}
+			sep()
+			if b, err = e.appendWireMessage(b, f.elem, [][]byte{o.val}); err != nil {
+				return b, err
+			}
+		case k == protoreflect.StringKind || k == protoreflect.BytesKind:
+			if o.typ != protowire.BytesType {
+				continue
+			}
+			sep()
+			if b, err = e.appendWireScalar(b, f.value, o); err != nil {
+				return b, err
+			}
+		case o.typ == protowire.BytesType:
+			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
+				sep()
+				var err error
+				b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
+				return err
+			})
+			if err != nil {
+				return b, err
+			}
+		default:
+			if !wireTypeFits(k, o.typ) {
+				continue
+			}
+			sep()
+			if b, err = e.appendWireScalar(b, f.value, o); err != nil {
+				return b, err
+			}
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// mapEntry is one entry of a map, as its occurrences.
+type mapEntry struct {
+	key      string // the key's JSON text (unquoted)
+	keyOrder keySort
+	value    []occurrence
+}
+
+// keySort orders map keys as protojson does.
+type keySort struct {
+	b bool
+	i int64
+	u uint64
+	s string
+}
+
+func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, error) {
+	kfd, vfd := f.fd.MapKey(), f.fd.MapValue()
+	entries := make([]mapEntry, 0, len(mine))
+	index := make(map[string]int, len(mine))
+	for _, o := range mine {
+		if o.typ != protowire.BytesType {
+			continue
+		}
+		keyOcc, valOcc, err := parseEntry(kfd, vfd, o.val)
+		if err != nil {
+			return b, err
+		}
+		key, order, err := wireMapKey(kfd, keyOcc)
+		if err != nil {
+			return b, err
+		}
+		if i, ok := index[key]; ok {
+			// A later entry replaces the value; the one it replaces must
+			// still be well formed, as proto.Unmarshal parsed it.
+			if vfd.Message() != nil {
+				if err := e.validateWire(f.elem, payloads(entries[i].value)); err != nil {
+					return b, err
+				}
+			}
+			entries[i].value = valOcc
+			continue
+		}
+		index[key] = len(entries)
+		entries = append(entries, mapEntry{key: key, keyOrder: order, value: valOcc})
+	}
+	slices.SortFunc(entries, func(x, y mapEntry) int { return compareKeySort(kfd.Kind(), x.keyOrder, y.keyOrder) })
+	b = append(b, '{')
+	for i, en := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendString(b, en.key); err != nil {
+			return b, errInvalidUTF8(kfd.FullName())
+		}
+		b = append(b, ':')
+		switch {
+		case vfd.Message() != nil:
+			b, err = e.appendWireMessage(b, f.elem, payloads(en.value))
+		case len(en.value) == 0:
+			b, err = e.appendSingular(b, vfd.Default(), vfd, nil)
+		default:
+			b, err = e.appendWireScalar(b, vfd, last(en.value))
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// parseEntry splits a map entry into the occurrences of its key and value
+// that proto.Unmarshal applies.
+func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte) (keyOcc, valOcc []occurrence, err error) {
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 || num > protowire.MaxValidNumber {
+			return nil, nil, errWire
+		}
+		data = data[n:]
+		m := protowire.ConsumeFieldValue(num, typ, data)
+		if m < 0 {
+			return nil, nil, errWire
+		}
+		val := data[:m]
+		if typ == protowire.BytesType {
+			val, _ = protowire.ConsumeBytes(val)
+		}
+		data = data[m:]
+		var fd protoreflect.FieldDescriptor
+		switch num {
+		case 1:
+			fd = kfd
+		case 2:
+			fd = vfd
+		default:
+			continue
+		}
+		if !wireTypeFits(fd.Kind(), typ) {
+			continue // an unknown field of the entry
+		}
+		if fd.Kind() == protoreflect.StringKind && enforceUTF8(fd) && !utf8.Valid(val) {
+			return nil, nil, errInvalidUTF8(fd.FullName())
+		}
+		if num == 1 {
+			keyOcc = append(keyOcc, occurrence{typ: typ, val: val})
+		} else {
+			valOcc = append(valOcc, occurrence{typ: typ, val: val})
+		}
+	}
+	return keyOcc, valOcc, nil
+}
+
+// validateWire checks, without writing anything, that segs would
+// unmarshal as a message of plan p: for what AppendWire reads but does not
+// write (a oneof member overridden, a map entry replaced).
+func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
+	if p.wkt != nil {
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(p.desc.FullName())
+		if err != nil {
+			return ErrUnsupported
+		}
+		m := mt.New()
+		for _, s := range segs {
+			if err := (proto.UnmarshalOptions{Merge: true, AllowPartial: true}).Unmarshal(s, m.Interface()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	occ, err := scan(p, segs, nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range occ {
+		f := &p.fields[o.field]
+		switch {
+		case f.mapField:
+			_, valOcc, err := parseEntry(f.fd.MapKey(), f.value, o.val)
+			if err == nil && f.value.Message() != nil {
+				err = e.validateWire(f.elem, payloads(valOcc))
+			}
+			if err != nil {
+				return err
+			}
+		case f.value.Message() != nil:
+			if err := e.validateWire(f.elem, [][]byte{o.val}); err != nil {
+				return err
+			}
+		case f.list && o.typ == protowire.BytesType && f.value.Kind() != protoreflect.StringKind && f.value.Kind() != protoreflect.BytesKind:
+			if err := forPacked(f.value, o.val, func(protowire.Type, []byte) error { return nil }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// wireMapKey decodes a map key (the last occurrence, else the default).
+func wireMapKey(kfd protoreflect.FieldDescriptor, occ []occurrence) (string, keySort, error) {
+	var o occurrence
+	if len(occ) > 0 {
+		o = last(occ)
+	}
+	var ks keySort
+	switch kfd.Kind() {
+	case protoreflect.StringKind:
+		ks.s = string(o.val)
+		if !utf8.ValidString(ks.s) {
+			return "", ks, errInvalidUTF8(kfd.FullName())
+		}
+		return ks.s, ks, nil
+	case protoreflect.BoolKind:
+		v, _ := protowire.ConsumeVarint(o.val)
+		ks.b = v != 0
+		return strconv.FormatBool(ks.b), ks, nil
+	}
+	if o.val == nil {
+		return "0", ks, nil
+	}
+	v := wireNumber(kfd.Kind(), o)
+	if unsignedKind(kfd.Kind()) {
+		ks.u = v.u
+		return strconv.FormatUint(v.u, 10), ks, nil
+	}
+	ks.i = v.i
+	return strconv.FormatInt(v.i, 10), ks, nil
+}
+
+func compareKeySort(k protoreflect.Kind, x, y keySort) int {
+	switch {
+	case k == protoreflect.BoolKind:
+		return cmpBool(x.b, y.b)
+	case k == protoreflect.StringKind:
+		return strings.Compare(x.s, y.s)
+	case unsignedKind(k):
+		switch {
+		case x.u < y.u:
+			return -1
+		case x.u > y.u:
+			return 1
+		}
+		return 0
+	}
+	switch {
+	case x.i < y.i:
+		return -1
+	case x.i > y.i:
+		return 1
+	}
+	return 0
+}
+
+// number is a decoded scalar.
+type number struct {
+	i int64
+	u uint64
+	f float64
+}
+
+func wireNumber(k protoreflect.Kind, o occurrence) number {
+	var raw uint64
+	switch o.typ {
+	case protowire.VarintType:
+		raw, _ = protowire.ConsumeVarint(o.val)
+	case protowire.Fixed32Type:
+		v, _ := protowire.ConsumeFixed32(o.val)
+		raw = uint64(v)
+	case protowire.Fixed64Type:
+		raw, _ = protowire.ConsumeFixed64(o.val)
+	}
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.EnumKind:
+		return number{i: int64(int32(raw))}
+	case protoreflect.Sint32Kind:
+		return number{i: int64(int32(protowire.DecodeZigZag(raw & math.MaxUint32)))}
+	case protoreflect.Sfixed32Kind:
+		return number{i: int64(int32(uint32(raw)))}
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		return number{i: int64(raw)}
+	case protoreflect.Sint64Kind:
+		return number{i: protowire.DecodeZigZag(raw)}
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return number{u: uint64(uint32(raw))}
+	case protoreflect.FloatKind:
+		return number{f: float64(math.Float32frombits(uint32(raw)))}
+	case protoreflect.DoubleKind:
+		return number{f: math.Float64frombits(raw)}
+	}
+	return number{u: raw, i: int64(raw)}
+}
+
+func unsignedKind(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return true
+	}
+	return false
+}
+
+// appendWireScalar writes one scalar value from its wire bytes.
+func (e *Encoder) appendWireScalar(b []byte, fd protoreflect.FieldDescriptor, o occurrence) ([]byte, error) {
+	k := fd.Kind()
+	switch k {
+	case protoreflect.StringKind:
+		out, err := appendString(b, string(o.val))
+		if err != nil {
+			return out, errInvalidUTF8(fd.FullName())
+		}
+		return out, nil
+	case protoreflect.BytesKind:
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, o.val)
+		return append(b, '"'), nil
+	case protoreflect.BoolKind:
+		v, _ := protowire.ConsumeVarint(o.val)
+		return strconv.AppendBool(b, v != 0), nil
+	}
+	n := wireNumber(k, o)
+	switch k {
+	case protoreflect.EnumKind:
+		return e.appendSingular(b, protoreflect.ValueOfEnum(protoreflect.EnumNumber(n.i)), fd, nil)
+	case protoreflect.FloatKind:
+		return appendFloat(b, n.f, 32), nil
+	case protoreflect.DoubleKind:
+		return appendFloat(b, n.f, 64), nil
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(b, n.i, 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(b, n.u, 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		b = append(b, '"')
+		b = strconv.AppendInt(b, n.i, 10)
+		return append(b, '"'), nil
+	}
+	b = append(b, '"')
+	b = strconv.AppendUint(b, n.u, 10)
+	return append(b, '"'), nil
+}
+
+// scalarWireType is the wire type of an unpacked scalar of kind k.
+func scalarWireType(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.GroupKind:
+		return protowire.StartGroupType
+	}
+	return protowire.VarintType
+}
+
+// wireTypeFits reports whether a singular value of kind k may come with
+// wire type typ; proto.Unmarshal keeps any other as an unknown field.
+func wireTypeFits(k protoreflect.Kind, typ protowire.Type) bool {
+	return scalarWireType(k) == typ
+}
+
+// isZero reports a proto3 scalar's zero value (which is not "set").
+func isZero(k protoreflect.Kind, o occurrence) bool {
+	switch k {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return len(o.val) == 0
+	case protoreflect.FloatKind:
+		v, _ := protowire.ConsumeFixed32(o.val)
+		return v == 0
+	case protoreflect.DoubleKind:
+		v, _ := protowire.ConsumeFixed64(o.val)
+		return v == 0
+	}
+	n := wireNumber(k, o)
+	return n.i == 0 && n.u == 0
+}
+
+func last(occ []occurrence) occurrence { return occ[len(occ)-1] }
+
+// enforceUTF8 reports whether proto.Unmarshal rejects a string field's
+// invalid UTF-8: proto3, and editions with utf8_validation VERIFY.
+func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
+	if fd.Syntax() == protoreflect.Editions {
+		if v, ok := fd.(interface{ EnforceUTF8() bool }); ok {
+			return v.EnforceUTF8()
+		}
+	}
+	return fd.Syntax() == protoreflect.Proto3
+}
+
+// payloads returns the payloads of a message field's occurrences, whose
+// concatenation is the merged message.
+func payloads(occ []occurrence) [][]byte {
+	segs := make([][]byte, 0, len(occ))
+	for _, o := range occ {
+		if o.typ == protowire.BytesType {
+			segs = append(segs, o.val)
+		}
+	}
+	return segs
+}
+
+// appendWireWellKnown writes a well-known type by unmarshalling it (they
+// are small) into its generated type and using its writer.
+func (e *Encoder) appendWireWellKnown(b []byte, p *plan, segs [][]byte) ([]byte, error) {
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(p.desc.FullName())
+	if err != nil {
+		return b, ErrUnsupported
+	}
+	m := mt.New()
+	opts := proto.UnmarshalOptions{Merge: true, AllowPartial: true}
+	for _, s := range segs {
+		if err := opts.Unmarshal(s, m.Interface()); err != nil {
+			return b, err
+		}
+	}
+	return p.wkt(e, b, m)
+}
+
