@@ -731,4 +731,3 @@ func (e *Encoder) appendWireWellKnown(b []byte, p *plan, segs [][]byte) ([]byte,
 	}
 	return p.wkt(e, b, m)
 }
-
