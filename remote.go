@@ -1,7 +1,6 @@
 package protorest
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -300,7 +299,7 @@ func (g *Gateway) pending() bool {
 
 // invokeRemote sends the request to the backend as a dynamic message and
 // returns its reply.
-func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) ([]byte, metadata.MD, metadata.MD, error) {
+func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto.Message, metadata.MD, metadata.MD, error) {
 	md, err := g.incomingMetadata(r)
 	if err != nil {
 		return nil, nil, nil, err
@@ -317,49 +316,45 @@ func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) ([]byt
 	if err := req.decode(in); err != nil {
 		return nil, nil, nil, err
 	}
-	// The response is kept as the backend's bytes: decoded into an Empty,
-	// every field is an unknown field, kept verbatim, with no types to
-	// build. The renderer turns them into JSON directly.
-	out := new(emptypb.Empty)
+	out := newWireResponse()
 	var header, trailer metadata.MD
 	err = b.conn.Invoke(ctx, b.fullMethod, in, out, grpc.Header(&header), grpc.Trailer(&trailer))
 	if err != nil {
 		return nil, header, trailer, err
 	}
-	return out.ProtoReflect().GetUnknown(), header, trailer, nil
+	return out, header, trailer, nil
 }
 
-// renderRemote writes a remote backend's response, given as its wire
-// bytes: straight to JSON for a whole-message JSON response, as they are
-// for a binary one, and through a dynamic message otherwise (response_body,
-// HttpBody, other codecs, types the wire transcoder leaves alone).
-func (g *Gateway) renderRemote(w http.ResponseWriter, r *http.Request, b *binding, data []byte, out int, trailer metadata.MD) {
+// newWireResponse returns what a remote backend's response is received
+// into: decoded into an Empty, every field is an unknown field, kept
+// verbatim, so the message carries the backend's bytes with no types to
+// build. appendResponse turns them into the response body.
+func newWireResponse() *emptypb.Empty { return new(emptypb.Empty) }
+
+// appendWire encodes a remote response given as its wire bytes: straight
+// to JSON for a whole-message JSON response, as they are for a binary one,
+// and through a dynamic message otherwise (response_body, HttpBody, other
+// codecs, types the wire transcoder leaves alone).
+func (g *Gateway) appendWire(dst []byte, b *binding, data []byte, out int) ([]byte, string, error) {
 	if b.response.path == nil && b.response.raw == nil {
 		switch c := g.codecs.list[out]; {
 		case c == Codec(g.codecs.json):
-			buf := bufferPool.Get().(*bytes.Buffer)
-			defer putBuffer(buf)
-			body, err := g.codecs.json.AppendWire(buf.AvailableBuffer(), b.output, data)
+			body, err := g.codecs.json.AppendWire(dst, b.output, data)
 			if err == nil {
-				g.writeBody(w, r, b, body, codec.MediaJSON, trailer)
-				return
+				return body, codec.MediaJSON, nil
 			}
 			if !errors.Is(err, jsonenc.ErrUnsupported) {
-				g.writeError(w, r, status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err)))
-				return
+				return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
 			}
 		case isProtoCodec(c):
-			// Binary to binary: the backend's bytes, untouched.
-			g.writeBody(w, r, b, data, g.codecs.types[out], trailer)
-			return
+			return data, g.codecs.types[out], nil // binary to binary: untouched
 		}
 	}
 	msg := dynamicpb.NewMessage(b.output)
 	if err := proto.Unmarshal(data, msg); err != nil {
-		g.writeError(w, r, status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err)))
-		return
+		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err))
 	}
-	g.render(w, r, b, msg, out, trailer)
+	return g.appendMessage(dst, b, msg, out)
 }
 
 func isProtoCodec(c Codec) bool {

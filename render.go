@@ -64,8 +64,17 @@ func (g *Gateway) encodeResponse(b *binding, msg proto.Message, out int) (body [
 }
 
 // appendResponse is encodeResponse appending to dst where it can (the
-// built-in JSON codec), so that a pooled buffer serves.
+// built-in JSON codec), so that a pooled buffer serves. A remote method's
+// response carries the backend's wire bytes (newWireResponse).
 func (g *Gateway) appendResponse(dst []byte, b *binding, msg proto.Message, out int) (body []byte, contentType string, err error) {
+	if b.conn != nil {
+		return g.appendWire(dst, b, msg.ProtoReflect().GetUnknown(), out)
+	}
+	return g.appendMessage(dst, b, msg, out)
+}
+
+// appendMessage encodes msg, a message of the method's output type.
+func (g *Gateway) appendMessage(dst []byte, b *binding, msg proto.Message, out int) (body []byte, contentType string, err error) {
 	pm := msg.ProtoReflect()
 	contentType = g.codecs.types[out]
 	target := pm

@@ -75,7 +75,7 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 	var header metadata.MD
 	first := true
 	for {
-		msg := dynamicpb.NewMessage(b.output)
+		msg := newWireResponse()
 		err = cs.RecvMsg(msg)
 		if first {
 			header, _ = cs.Header()

@@ -44,17 +44,13 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 	body := bufferBytes(buf)
 
 	req.g, req.r, req.b, req.m, req.body, req.in = g, r, b, &req.match, body, g.codecs.list[in]
+	var msg proto.Message
+	var header, trailer metadata.MD
 	if b.conn != nil {
-		data, header, trailer, err := g.invokeRemote(r, b, req)
-		writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
-		if err != nil {
-			g.writeErrorWithTrailers(w, r, err, trailer)
-			return
-		}
-		g.renderRemote(w, r, b, data, out, trailer)
-		return
+		msg, header, trailer, err = g.invokeRemote(r, b, req)
+	} else {
+		msg, header, trailer, err = g.invokeLocal(r, b, req)
 	}
-	msg, header, trailer, err := g.invokeLocal(r, b, req)
 	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
 	if err != nil {
 		g.writeErrorWithTrailers(w, r, err, trailer)
