@@ -14,6 +14,7 @@ require (
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.32.0
 	github.com/protorest/protorest v0.0.0-00010101000000-000000000000
+	golang.org/x/image v0.47.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
