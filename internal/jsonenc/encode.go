@@ -27,16 +27,15 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 		first = false
 	}
 	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
+	gv, fast := p.goValue(m)
 	for i := range p.fields {
 		f := &p.fields[i]
-		if p.gofast != nil {
-			var done bool
+		if fast && f.goKind != goNone {
 			var err error
-			if b, done, err = e.appendFast(b, m, p, i, &first); err != nil {
+			if b, err = e.appendFast(b, f, gv.Field(f.goIndex), &first); err != nil {
 				return b, err
-			} else if done {
-				continue
 			}
+			continue
 		}
 		var v protoreflect.Value
 		switch {

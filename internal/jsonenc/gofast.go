@@ -21,18 +21,24 @@ import (
 // used, so this needs no unsafe; messages of other types (dynamicpb,
 // another generation of the same descriptor) take the protoreflect path.
 
-// goStruct is where a plan's fields live in its generated Go type.
+// goKind says how a field is read from the generated Go struct.
+type goKind uint8
+
+const (
+	goNone        goKind = iota // through protoreflect
+	goStringMap                 // map[string]string
+	goStringList                // []string
+	goMessageList               // []*Message
+)
+
+// goStruct is the generated Go type of a plan's messages; each field's
+// goKind and goIndex say where it lives.
 type goStruct struct {
 	typ reflect.Type // the message's pointer type
-	// By field index in plan.fields, the Go struct field index of
-	// map<string, string>, repeated string and repeated message fields.
-	stringMap   map[int]int
-	stringList  map[int]int
-	messageList map[int]int
 }
 
-// findGoStruct looks up the generated type of md and the Go fields of its
-// map<string, string> fields, or returns nil.
+// findGoStruct looks up the generated type of md and marks the fields
+// that can be read from its struct, or returns nil.
 func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
 	if err != nil || mt.Descriptor() != md {
@@ -60,9 +66,9 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 		}
 		byNumber[protoreflect.FieldNumber(n)] = i
 	}
-	g := &goStruct{typ: typ, stringMap: map[int]int{}, stringList: map[int]int{}, messageList: map[int]int{}}
 	stringMapType, stringListType := reflect.TypeFor[map[string]string](), reflect.TypeFor[[]string]()
 	messageType := reflect.TypeFor[protoreflect.ProtoMessage]()
+	found := false
 	for i := range fields {
 		f := &fields[i]
 		gi, ok := byNumber[f.fd.Number()]
@@ -72,59 +78,55 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 		gt := st.Field(gi).Type
 		switch {
 		case f.mapField && f.fd.MapKey().Kind() == protoreflect.StringKind && f.value.Kind() == protoreflect.StringKind && gt == stringMapType:
-			g.stringMap[i] = gi
+			f.goKind = goStringMap
 		case f.list && f.value.Kind() == protoreflect.StringKind && gt == stringListType:
-			g.stringList[i] = gi
+			f.goKind = goStringList
 		case f.list && f.value.Message() != nil && gt.Kind() == reflect.Slice && gt.Elem().Kind() == reflect.Pointer && gt.Elem().Implements(messageType):
-			g.messageList[i] = gi
+			f.goKind = goMessageList
+		default:
+			continue
 		}
+		f.goIndex = gi
+		found = true
 	}
-	if len(g.stringMap)+len(g.stringList)+len(g.messageList) == 0 {
+	if !found {
 		return nil
 	}
-	return g
+	return &goStruct{typ: typ}
 }
 
-// goField returns the Go struct field gi of m when m is of the plan's
+// goValue returns the struct m points to, when m is of the plan's
 // generated type.
-func (g *goStruct) goField(m protoreflect.Message, gi int) (reflect.Value, bool) {
-	rv := reflect.ValueOf(m.Interface())
-	if rv.Type() != g.typ || rv.IsNil() {
+func (p *plan) goValue(m protoreflect.Message) (reflect.Value, bool) {
+	if p.gofast == nil {
 		return reflect.Value{}, false
 	}
-	return rv.Elem().Field(gi), true
+	rv := reflect.ValueOf(m.Interface())
+	if rv.Type() != p.gofast.typ || rv.IsNil() {
+		return reflect.Value{}, false
+	}
+	return rv.Elem(), true
 }
 
-// appendFast writes field i of m from its Go struct field, if the plan
-// has a fast path for it and m is of the generated type. done reports
-// whether it handled the field (written, or empty and skipped).
-func (e *Encoder) appendFast(b []byte, m protoreflect.Message, p *plan, i int, first *bool) (out []byte, done bool, err error) {
-	g := p.gofast
-	f := &p.fields[i]
+// appendFast writes field f from fv, its Go struct field; an empty field
+// is left out unless unpopulated fields are emitted.
+func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) ([]byte, error) {
 	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
-	if gi, ok := g.stringMap[i]; ok {
-		fv, ok := g.goField(m, gi)
-		if !ok {
-			return b, false, nil
-		}
-		mp := fv.Interface().(map[string]string)
+	var err error
+	switch f.goKind {
+	case goStringMap:
+		mp := fv.Interface().(map[string]string) // a map is a pointer: no copy
 		if len(mp) == 0 && !emitUnset {
-			return b, true, nil
+			return b, nil
 		}
 		b = appendKey(b, f, first)
-		b, err = appendStringMap(b, mp, f)
-		return b, true, err
-	}
-	if gi, ok := g.stringList[i]; ok {
-		fv, ok := g.goField(m, gi)
-		if !ok {
-			return b, false, nil
-		}
+		return appendStringMap(b, mp, f)
+	case goStringList:
 		// Through the reflect.Value: a slice in an interface would be a
 		// copy on the heap.
 		n := fv.Len()
 		if n == 0 && !emitUnset {
-			return b, true, nil
+			return b, nil
 		}
 		b = appendKey(b, f, first)
 		b = append(b, '[')
@@ -133,34 +135,27 @@ func (e *Encoder) appendFast(b []byte, m protoreflect.Message, p *plan, i int, f
 				b = append(b, ',')
 			}
 			if b, err = appendString(b, fv.Index(j).String()); err != nil {
-				return b, true, errInvalidUTF8(f.fd.FullName())
+				return b, errInvalidUTF8(f.fd.FullName())
 			}
 		}
-		return append(b, ']'), true, nil
+		return append(b, ']'), nil
 	}
-	if gi, ok := g.messageList[i]; ok {
-		fv, ok := g.goField(m, gi)
-		if !ok {
-			return b, false, nil
-		}
-		n := fv.Len()
-		if n == 0 && !emitUnset {
-			return b, true, nil
-		}
-		b = appendKey(b, f, first)
-		b = append(b, '[')
-		for j := range n {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			em := fv.Index(j).Interface().(protoreflect.ProtoMessage).ProtoReflect()
-			if b, err = e.appendMessage(b, em, f.elem, ""); err != nil {
-				return b, true, err
-			}
-		}
-		return append(b, ']'), true, nil
+	n := fv.Len() // goMessageList
+	if n == 0 && !emitUnset {
+		return b, nil
 	}
-	return b, false, nil
+	b = appendKey(b, f, first)
+	b = append(b, '[')
+	for j := range n {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		em := fv.Index(j).Interface().(protoreflect.ProtoMessage).ProtoReflect()
+		if b, err = e.appendMessage(b, em, f.elem, ""); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // appendKey writes the separator and key of field f.

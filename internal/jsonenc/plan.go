@@ -30,6 +30,8 @@ type field struct {
 	mapField bool
 	value    protoreflect.FieldDescriptor // the singular value: fd, or a map's value
 	elem     *plan                        // the message type of value, if any
+	goKind   goKind                       // read from the Go struct (gofast.go)
+	goIndex  int                          // its index in the Go struct
 }
 
 // plan returns the plan of md, building it (and the plans of the message

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -96,9 +95,58 @@ func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, erro
 		return b, fmt.Errorf("%s: nanos out of range %v", "google.protobuf.Timestamp", nanos)
 	}
 	b = append(b, '"')
-	b = time.Unix(secs, nanos).UTC().AppendFormat(b, "2006-01-02T15:04:05")
+	b = appendDateTime(b, secs)
 	b = appendNanos(b, nanos)
 	return append(b, 'Z', '"'), nil
+}
+
+// appendDateTime writes secs since the Unix epoch, in years 1 to 9999, as
+// "2006-01-02T15:04:05" in UTC, as time.Format would (by Howard Hinnant's
+// days-to-civil algorithm, without time's layout parsing).
+func appendDateTime(b []byte, secs int64) []byte {
+	days, rem := secs/86400, secs%86400
+	if rem < 0 {
+		days, rem = days-1, rem+86400
+	}
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	day := doy - (153*mp+2)/5 + 1
+	month := mp + 3
+	if mp >= 10 {
+		month = mp - 9
+	}
+	year := yoe + era*400
+	if month <= 2 {
+		year++
+	}
+	b = appendPadded(b, year, 4)
+	b = append(b, '-')
+	b = appendPadded(b, month, 2)
+	b = append(b, '-')
+	b = appendPadded(b, day, 2)
+	b = append(b, 'T')
+	b = appendPadded(b, rem/3600, 2)
+	b = append(b, ':')
+	b = appendPadded(b, rem/60%60, 2)
+	b = append(b, ':')
+	return appendPadded(b, rem%60, 2)
+}
+
+// appendPadded writes 0 <= n < 10^width with leading zeros.
+func appendPadded(b []byte, n int64, width int) []byte {
+	var d [4]byte
+	for i := width - 1; i >= 0; i-- {
+		d[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, d[:width]...)
 }
 
 func appendDuration(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
