@@ -364,7 +364,7 @@ func wellKnown(rng *rand.Rand, m protoreflect.Message) {
 }
 
 func floatValue(rng *rand.Rand) float64 {
-	return []float64{0, -0.0, 1, -1.5, 1e21, 1e20, 1e-6, 1e-7, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64,
+	return []float64{0, math.Copysign(0, -1), 1, -1.5, 1e21, 1e20, 1e-6, 1e-7, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64,
 		math.NaN(), math.Inf(1), math.Inf(-1), float64(math.MaxFloat32), 3.4e38}[rng.IntN(16)]
 }
 

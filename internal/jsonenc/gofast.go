@@ -1,6 +1,8 @@
 package jsonenc
 
 import (
+	"encoding/base64"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -13,11 +15,13 @@ import (
 
 // Fast paths for generated messages. Reading a map or a repeated string
 // through protoreflect converts every element through reflect and
-// allocates for each, and a repeated field's Get allocates a wrapper; for
-// a generated message the Go map or slice is right there in its struct.
-// The plan finds, once, the struct field of each map<string, string>,
-// repeated string and repeated message field, and the encoder reads it
-// directly when the message is of that Go type. Only exported fields are
+// allocates for each, a repeated field's Get allocates a wrapper, and
+// every Get and Has goes through protobuf-go's field accessors; for a
+// generated message the value is right there in its struct. The plan
+// finds, once, the struct field of each map<string, string>, repeated
+// string, repeated message, singular message and presence-free scalar
+// field (oneofs and fields with presence stay on protoreflect), and the
+// encoder reads it directly when the message is of that Go type. Only exported fields are
 // used, so this needs no unsafe; messages of other types (dynamicpb,
 // another generation of the same descriptor) take the protoreflect path.
 
@@ -29,6 +33,8 @@ const (
 	goStringMap                 // map[string]string
 	goStringList                // []string
 	goMessageList               // []*Message
+	goScalar                    // a scalar without presence, as its Go value
+	goMessage                   // a singular message, as its *Message
 )
 
 // goStruct is the generated Go type of a plan's messages; each field's
@@ -83,6 +89,10 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 			f.goKind = goStringList
 		case f.list && f.value.Message() != nil && gt.Kind() == reflect.Slice && gt.Elem().Kind() == reflect.Pointer && gt.Elem().Implements(messageType):
 			f.goKind = goMessageList
+		case !f.list && !f.mapField && !f.inOneof && !f.presence && scalarGoKindFits(f.value.Kind(), gt):
+			f.goKind = goScalar
+		case !f.list && !f.mapField && !f.inOneof && f.value.Message() != nil && gt.Kind() == reflect.Pointer && gt.Implements(messageType):
+			f.goKind = goMessage
 		default:
 			continue
 		}
@@ -139,6 +149,22 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 			}
 		}
 		return append(b, ']'), nil
+	case goScalar:
+		if !scalarSet(fv) && !emitUnset {
+			return b, nil
+		}
+		b = appendKey(b, f, first)
+		return e.appendGoScalar(b, f, fv)
+	case goMessage:
+		if fv.IsNil() {
+			if !e.opts.EmitUnpopulated {
+				return b, nil // EmitDefaultValues writes no nulls
+			}
+			b = appendKey(b, f, first)
+			return append(b, "null"...), nil
+		}
+		b = appendKey(b, f, first)
+		return e.appendMessage(b, fv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem, "")
 	}
 	n := fv.Len() // goMessageList
 	if n == 0 && !emitUnset {
@@ -156,6 +182,86 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 		}
 	}
 	return append(b, ']'), nil
+}
+
+// scalarGoKindFits reports whether a Go struct field of type gt holds a
+// proto scalar of kind k by value (not a pointer: no presence).
+func scalarGoKindFits(k protoreflect.Kind, gt reflect.Type) bool {
+	switch k {
+	case protoreflect.StringKind:
+		return gt.Kind() == reflect.String
+	case protoreflect.BytesKind:
+		return gt.Kind() == reflect.Slice && gt.Elem().Kind() == reflect.Uint8
+	case protoreflect.BoolKind:
+		return gt.Kind() == reflect.Bool
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind:
+		return gt.Kind() == reflect.Int32
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return gt.Kind() == reflect.Int64
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return gt.Kind() == reflect.Uint32
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return gt.Kind() == reflect.Uint64
+	case protoreflect.FloatKind:
+		return gt.Kind() == reflect.Float32
+	case protoreflect.DoubleKind:
+		return gt.Kind() == reflect.Float64
+	}
+	return false
+}
+
+// scalarSet reports whether a scalar without presence is set: not its zero
+// value (a negative zero is set), as protobuf-go's Has says.
+func scalarSet(fv reflect.Value) bool {
+	switch fv.Kind() {
+	case reflect.String, reflect.Slice:
+		return fv.Len() > 0
+	case reflect.Bool:
+		return fv.Bool()
+	case reflect.Int32, reflect.Int64:
+		return fv.Int() != 0
+	case reflect.Uint32, reflect.Uint64:
+		return fv.Uint() != 0
+	case reflect.Float32, reflect.Float64:
+		f := fv.Float()
+		return f != 0 || math.Signbit(f)
+	}
+	return true
+}
+
+// appendGoScalar writes a scalar from its Go value.
+func (e *Encoder) appendGoScalar(b []byte, f *field, fv reflect.Value) ([]byte, error) {
+	switch k := f.value.Kind(); k {
+	case protoreflect.StringKind:
+		out, err := appendString(b, fv.String())
+		if err != nil {
+			return out, errInvalidUTF8(f.fd.FullName())
+		}
+		return out, nil
+	case protoreflect.BytesKind:
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, fv.Bytes())
+		return append(b, '"'), nil
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(b, fv.Bool()), nil
+	case protoreflect.EnumKind:
+		return e.appendSingular(b, protoreflect.ValueOfEnum(protoreflect.EnumNumber(fv.Int())), f.value, nil)
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(b, fv.Int(), 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(b, fv.Uint(), 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		b = append(b, '"')
+		b = strconv.AppendInt(b, fv.Int(), 10)
+		return append(b, '"'), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		b = append(b, '"')
+		b = strconv.AppendUint(b, fv.Uint(), 10)
+		return append(b, '"'), nil
+	case protoreflect.FloatKind:
+		return appendFloat(b, fv.Float(), 32), nil
+	}
+	return appendFloat(b, fv.Float(), 64), nil // DoubleKind
 }
 
 // appendKey writes the separator and key of field f.
