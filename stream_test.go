@@ -484,37 +484,51 @@ func http2Gateway(t *testing.T, kind string) *httptest.Server {
 	return srv
 }
 
+// leaveMidStream sends req in the background, waits until s's method has
+// started (afterSend runs in between), cancels the request as a client
+// that goes away (then runs closeBody, which lets a request body end), and
+// checks that s's method sees its call canceled.
+func leaveMidStream(t *testing.T, name string, s *streamer, req *http.Request, cancel context.CancelFunc, afterSend, closeBody func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	if afterSend != nil {
+		afterSend()
+	}
+	select {
+	case <-s.started:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: the stream did not start", name)
+	}
+	cancel()
+	select {
+	case <-s.canceled:
+	case <-time.After(5 * time.Second):
+		t.Errorf("%s: the method was not canceled when the client left", name)
+	}
+	if closeBody != nil {
+		closeBody()
+	}
+	<-done
+}
+
 // TestStreamClientGoneCancels: a client that leaves a server stream
-// cancels the method (in-process) or the backend's call (remote).
+// cancels the method (in-process) or the backend's call (remote). In
+// process the stream has started (SendHeader); remote, the response
+// waits for the first message. Either way the client leaves.
 func TestStreamClientGoneCancels(t *testing.T) {
 	t.Parallel()
 	urls, streamers := streamGateways(t)
 	for gwName, url := range urls {
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/watch/block?flag=true", nil)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			// In-process the stream has started (SendHeader); remote, the
-			// response waits for the first message. Either way the client
-			// leaves.
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}()
-		select {
-		case <-streamers[gwName].started:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: the stream did not start", gwName)
-		}
-		cancel()
-		select {
-		case <-streamers[gwName].canceled:
-		case <-time.After(5 * time.Second):
-			t.Errorf("%s: the stream was not canceled when the client left", gwName)
-		}
-		<-done
+		leaveMidStream(t, gwName, streamers[gwName], req, cancel, nil, nil)
 	}
 }
 
@@ -527,26 +541,7 @@ func TestServerStreamPostClientGone(t *testing.T) {
 	for gwName, url := range urls {
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/watch/block:post?flag=true", strings.NewReader(`{"ignored":true}`))
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}()
-		select {
-		case <-streamers[gwName].started:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: the stream did not start", gwName)
-		}
-		cancel()
-		select {
-		case <-streamers[gwName].canceled:
-		case <-time.After(5 * time.Second):
-			t.Errorf("%s: the stream was not canceled when the client left", gwName)
-		}
-		<-done
+		leaveMidStream(t, gwName, streamers[gwName], req, cancel, nil, nil)
 	}
 }
 
@@ -560,28 +555,8 @@ func TestBidiClientGoneWhileHandlerNotReading(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		pr, pw := io.Pipe()
 		req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/chat", pr)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}()
-		fmt.Fprint(pw, `{"name":"hold"}`+"\n")
-		select {
-		case <-streamers[gwName].started:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: the chat did not start", gwName)
-		}
-		cancel()
-		select {
-		case <-streamers[gwName].canceled:
-		case <-time.After(5 * time.Second):
-			t.Errorf("%s: the handler was not canceled when the client left", gwName)
-		}
-		pw.Close()
-		<-done
+		leaveMidStream(t, gwName, streamers[gwName], req, cancel,
+			func() { fmt.Fprint(pw, `{"name":"hold"}`+"\n") }, func() { pw.Close() })
 	}
 }
 

@@ -1,7 +1,6 @@
 package jsonenc
 
 import (
-	"encoding/base64"
 	"math"
 	"reflect"
 	"slices"
@@ -229,39 +228,35 @@ func scalarSet(fv reflect.Value) bool {
 	return true
 }
 
-// appendGoScalar writes a scalar from its Go value.
+// appendGoScalar writes a scalar from its Go value, as a protoreflect
+// value (which costs nothing for scalars) through appendSingular.
 func (e *Encoder) appendGoScalar(b []byte, f *field, fv reflect.Value) ([]byte, error) {
-	switch k := f.value.Kind(); k {
-	case protoreflect.StringKind:
-		out, err := appendString(b, fv.String())
-		if err != nil {
-			return out, errInvalidUTF8(f.fd.FullName())
+	var v protoreflect.Value
+	switch fv.Kind() {
+	case reflect.String:
+		v = protoreflect.ValueOfString(fv.String())
+	case reflect.Slice:
+		v = protoreflect.ValueOfBytes(fv.Bytes())
+	case reflect.Bool:
+		v = protoreflect.ValueOfBool(fv.Bool())
+	case reflect.Int32:
+		if f.value.Kind() == protoreflect.EnumKind {
+			v = protoreflect.ValueOfEnum(protoreflect.EnumNumber(fv.Int()))
+		} else {
+			v = protoreflect.ValueOfInt32(int32(fv.Int()))
 		}
-		return out, nil
-	case protoreflect.BytesKind:
-		b = append(b, '"')
-		b = base64.StdEncoding.AppendEncode(b, fv.Bytes())
-		return append(b, '"'), nil
-	case protoreflect.BoolKind:
-		return strconv.AppendBool(b, fv.Bool()), nil
-	case protoreflect.EnumKind:
-		return e.appendSingular(b, protoreflect.ValueOfEnum(protoreflect.EnumNumber(fv.Int())), f.value, nil)
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return strconv.AppendInt(b, fv.Int(), 10), nil
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return strconv.AppendUint(b, fv.Uint(), 10), nil
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		b = append(b, '"')
-		b = strconv.AppendInt(b, fv.Int(), 10)
-		return append(b, '"'), nil
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		b = append(b, '"')
-		b = strconv.AppendUint(b, fv.Uint(), 10)
-		return append(b, '"'), nil
-	case protoreflect.FloatKind:
-		return appendFloat(b, fv.Float(), 32), nil
+	case reflect.Int64:
+		v = protoreflect.ValueOfInt64(fv.Int())
+	case reflect.Uint32:
+		v = protoreflect.ValueOfUint32(uint32(fv.Uint()))
+	case reflect.Uint64:
+		v = protoreflect.ValueOfUint64(fv.Uint())
+	case reflect.Float32:
+		v = protoreflect.ValueOfFloat32(float32(fv.Float()))
+	default:
+		v = protoreflect.ValueOfFloat64(fv.Float())
 	}
-	return appendFloat(b, fv.Float(), 64), nil // DoubleKind
+	return e.appendSingular(b, v, f.value, nil)
 }
 
 // appendKey writes the separator and key of field f.
