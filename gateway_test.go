@@ -294,6 +294,9 @@ func TestMetadata(t *testing.T) {
 	req.Header.Set("Grpc-Timeout", "1S")
 	req.Header.Set("Te", "trailers")
 	req.Header.Set("Connection", "keep-alive")
+	req.Header.Add("Grpc-Metadata-Tag", "a")
+	req.Header.Add("Grpc-Metadata-Tag", "b")
+	req.Header.Add("Grpc-Metadata-Other", "o")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -315,6 +318,10 @@ func TestMetadata(t *testing.T) {
 		if got := md.Get(k); len(got) != 1 || got[0] != want {
 			t.Errorf("metadata %s = %q, want %q", k, got, want)
 		}
+	}
+	// Values of several keys share one array: each key keeps its own.
+	if got := md.Get("tag"); len(got) != 2 || got[0] != "a" || got[1] != "b" || md.Get("other")[0] != "o" {
+		t.Errorf("multi-valued metadata: tag %q, other %q", got, md.Get("other"))
 	}
 	for _, k := range []string{"grpc-status", "connection", "te", "grpc-timeout"} {
 		if got := md.Get(k); len(got) != 0 {

@@ -65,7 +65,11 @@ func defaultTrailerOut(key string) (string, bool) { return MetadataTrailerPrefix
 
 // incomingMetadata builds the metadata a method sees for r.
 func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
-	md := make(metadata.MD, len(r.Header)+2)
+	total := 2 // the forwarded host and for
+	for _, vs := range r.Header {
+		total += len(vs)
+	}
+	mb := mdBuilder{md: make(metadata.MD, len(r.Header)+2), backing: make([]string, 0, total)}
 	for key, vals := range r.Header {
 		if hopByHop[key] || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
 			continue
@@ -73,7 +77,7 @@ func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
 		if key == "Authorization" {
 			for _, v := range vals {
 				if validMetadataValue(v) {
-					md["authorization"] = append(md["authorization"], v)
+					mb.add("authorization", v)
 				}
 			}
 		}
@@ -95,24 +99,49 @@ func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
 			} else if !validMetadataValue(v) {
 				continue
 			}
-			md[name] = append(md[name], v)
+			mb.add(name, v)
 		}
 	}
 	// Forwarded values that are not valid metadata are replaced, as if
 	// absent: a backend would fail the call with INTERNAL over them.
 	if host := r.Header.Get("X-Forwarded-Host"); host != "" && validMetadataValue(host) {
-		md["x-forwarded-host"] = []string{host}
+		mb.set("x-forwarded-host", host)
 	} else if r.Host != "" && validMetadataValue(r.Host) {
-		md["x-forwarded-host"] = []string{r.Host}
+		mb.set("x-forwarded-host", r.Host)
 	}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" && validMetadataValue(fwd) {
-			md["x-forwarded-for"] = []string{fwd + ", " + ip}
+			mb.set("x-forwarded-for", fwd+", "+ip)
 		} else {
-			md["x-forwarded-for"] = []string{ip}
+			mb.set("x-forwarded-for", ip)
 		}
 	}
-	return md, nil
+	return mb.md, nil
+}
+
+// mdBuilder fills metadata whose single values share one backing array:
+// one allocation for all of a request's headers instead of one per key.
+type mdBuilder struct {
+	md      metadata.MD
+	backing []string
+}
+
+// add appends v to the values of key.
+func (b *mdBuilder) add(key, v string) {
+	cur := b.md[key]
+	if len(cur) == 0 && len(b.backing) < cap(b.backing) {
+		b.backing = append(b.backing, v)
+		n := len(b.backing)
+		b.md[key] = b.backing[n-1 : n : n] // capped: a second value copies
+		return
+	}
+	b.md[key] = append(cur, v)
+}
+
+// set makes v the only value of key.
+func (b *mdBuilder) set(key, v string) {
+	delete(b.md, key)
+	b.add(key, v)
 }
 
 // isReservedKey reports keys that only the gRPC transport may set.

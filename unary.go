@@ -220,19 +220,35 @@ func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Conte
 	return ctx, cancel, stream, nil
 }
 
-func peerOf(r *http.Request) *peer.Peer {
-	p := &peer.Peer{Addr: remoteAddr(r.RemoteAddr)}
-	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-		p.LocalAddr = a
-	}
-	return p
+// peerBox holds a peer and its TCP address in one allocation.
+type peerBox struct {
+	peer peer.Peer
+	tcp  net.TCPAddr
+	ip   [16]byte
 }
 
-func remoteAddr(s string) net.Addr {
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return net.TCPAddrFromAddrPort(ap)
+func peerOf(r *http.Request) *peer.Peer {
+	box := new(peerBox)
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		ip := ap.Addr()
+		if ip.Is4() {
+			a := ip.As4()
+			copy(box.ip[:], a[:])
+			box.tcp.IP = box.ip[:4]
+		} else {
+			box.ip = ip.As16()
+			box.tcp.IP = box.ip[:]
+			box.tcp.Zone = ip.Zone()
+		}
+		box.tcp.Port = int(ap.Port())
+		box.peer.Addr = &box.tcp
+	} else {
+		box.peer.Addr = stringAddr(r.RemoteAddr)
 	}
-	return stringAddr(s)
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		box.peer.LocalAddr = a
+	}
+	return &box.peer
 }
 
 // stringAddr is a remote address that is not host:port (a Unix socket, a
