@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -43,7 +44,10 @@ type occurrence struct {
 	seq   int // its place in the encoding
 	typ   protowire.Type
 	val   []byte
+	seg   [1][]byte // val as a message's one segment (see segment)
 }
+
+var occPool = sync.Pool{New: func() any { s := make([]occurrence, 0, 16); return &s }}
 
 // scan lists the occurrences of p's fields in the message whose encoding
 // is the concatenation of segs (a singular message field given several
@@ -132,7 +136,10 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 	if p.wkt != nil {
 		return e.appendWireWellKnown(b, p, segs)
 	}
-	occ, err := scan(p, segs, make([]occurrence, 0, 16))
+	op := occPool.Get().(*[]occurrence)
+	defer func() { clear(*op); occPool.Put(op) }()
+	occ, err := scan(p, segs, (*op)[:0])
+	*op = occ
 	if err != nil {
 		return b, err
 	}
@@ -199,6 +206,8 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 			b, err = e.appendWireList(b, f, mine)
 		case f.mapField:
 			b, err = e.appendWireMap(b, f, mine)
+		case f.value.Message() != nil && len(mine) == 1:
+			b, err = e.appendWireMessage(b, f.elem, mine[0].segment())
 		case f.value.Message() != nil:
 			b, err = e.appendWireMessage(b, f.elem, payloads(mine))
 		default:
@@ -319,7 +328,7 @@ func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte,
 				continue
 			}
 			sep()
-			if b, err = e.appendWireMessage(b, f.elem, [][]byte{o.val}); err != nil {
+			if b, err = e.appendWireMessage(b, f.elem, o.segment()); err != nil {
 				return b, err
 			}
 		case k == protoreflect.StringKind || k == protoreflect.BytesKind:
@@ -353,11 +362,12 @@ func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte,
 	return append(b, ']'), nil
 }
 
-// mapEntry is one entry of a map, as its occurrences.
+// mapEntry is one entry of a map: its key, and its value's occurrences
+// as a range of the map's value store.
 type mapEntry struct {
-	key      string // the key's JSON text (unquoted)
-	keyOrder keySort
-	value    []occurrence
+	key        string // the key's JSON text (unquoted)
+	keyOrder   keySort
+	start, end int
 }
 
 // keySort orders map keys as protojson does.
@@ -371,32 +381,55 @@ type keySort struct {
 func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, error) {
 	kfd, vfd := f.fd.MapKey(), f.fd.MapValue()
 	entries := make([]mapEntry, 0, len(mine))
-	index := make(map[string]int, len(mine))
+	vals := make([]occurrence, 0, len(mine)) // every entry's value occurrences
+	var index map[string]int                 // for large maps; small ones are searched
+	find := func(key string) (int, bool) {
+		if index != nil {
+			i, ok := index[key]
+			return i, ok
+		}
+		for i := range entries {
+			if entries[i].key == key {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	for _, o := range mine {
 		if o.typ != protowire.BytesType {
 			continue
 		}
-		keyOcc, valOcc, err := parseEntry(kfd, vfd, o.val)
+		start := len(vals)
+		keyOcc, haveKey, vs, err := parseEntry(kfd, vfd, o.val, vals)
 		if err != nil {
 			return b, err
 		}
-		key, order, err := wireMapKey(kfd, keyOcc)
+		vals = vs
+		key, order, err := wireMapKey(kfd, keyOcc, haveKey)
 		if err != nil {
 			return b, err
 		}
-		if i, ok := index[key]; ok {
+		if i, ok := find(key); ok {
 			// A later entry replaces the value; the one it replaces must
 			// still be well formed, as proto.Unmarshal parsed it.
 			if vfd.Message() != nil {
-				if err := e.validateWire(f.elem, payloads(entries[i].value)); err != nil {
+				if err := e.validateWire(f.elem, payloads(vals[entries[i].start:entries[i].end])); err != nil {
 					return b, err
 				}
 			}
-			entries[i].value = valOcc
+			entries[i].start, entries[i].end = start, len(vals)
 			continue
 		}
-		index[key] = len(entries)
-		entries = append(entries, mapEntry{key: key, keyOrder: order, value: valOcc})
+		if index == nil && len(entries) == 16 {
+			index = make(map[string]int, len(mine))
+			for i := range entries {
+				index[entries[i].key] = i
+			}
+		}
+		if index != nil {
+			index[key] = len(entries)
+		}
+		entries = append(entries, mapEntry{key: key, keyOrder: order, start: start, end: len(vals)})
 	}
 	slices.SortFunc(entries, func(x, y mapEntry) int { return compareKeySort(kfd.Kind(), x.keyOrder, y.keyOrder) })
 	b = append(b, '{')
@@ -409,13 +442,14 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 			return b, errInvalidUTF8(kfd.FullName())
 		}
 		b = append(b, ':')
+		value := vals[en.start:en.end]
 		switch {
 		case vfd.Message() != nil:
-			b, err = e.appendWireMessage(b, f.elem, payloads(en.value))
-		case len(en.value) == 0:
+			b, err = e.appendWireMessage(b, f.elem, payloads(value))
+		case len(value) == 0:
 			b, err = e.appendSingular(b, vfd.Default(), vfd, nil)
 		default:
-			b, err = e.appendWireScalar(b, vfd, last(en.value))
+			b, err = e.appendWireScalar(b, vfd, last(value))
 		}
 		if err != nil {
 			return b, err
@@ -424,18 +458,18 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 	return append(b, '}'), nil
 }
 
-// parseEntry splits a map entry into the occurrences of its key and value
-// that proto.Unmarshal applies.
-func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte) (keyOcc, valOcc []occurrence, err error) {
+// parseEntry reads a map entry: the last occurrence of its key that
+// proto.Unmarshal applies, and its value's occurrences, appended to vals.
+func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte, vals []occurrence) (key occurrence, haveKey bool, _ []occurrence, err error) {
 	for len(data) > 0 {
 		num, typ, n := protowire.ConsumeTag(data)
 		if n < 0 || num > protowire.MaxValidNumber {
-			return nil, nil, errWire
+			return key, false, vals, errWire
 		}
 		data = data[n:]
 		m := protowire.ConsumeFieldValue(num, typ, data)
 		if m < 0 {
-			return nil, nil, errWire
+			return key, false, vals, errWire
 		}
 		val := data[:m]
 		if typ == protowire.BytesType {
@@ -455,15 +489,15 @@ func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte) (keyOcc, val
 			continue // an unknown field of the entry
 		}
 		if fd.Kind() == protoreflect.StringKind && enforceUTF8(fd) && !utf8.Valid(val) {
-			return nil, nil, errInvalidUTF8(fd.FullName())
+			return key, false, vals, errInvalidUTF8(fd.FullName())
 		}
 		if num == 1 {
-			keyOcc = append(keyOcc, occurrence{typ: typ, val: val})
+			key, haveKey = occurrence{typ: typ, val: val}, true
 		} else {
-			valOcc = append(valOcc, occurrence{typ: typ, val: val})
+			vals = append(vals, occurrence{typ: typ, val: val})
 		}
 	}
-	return keyOcc, valOcc, nil
+	return key, haveKey, vals, nil
 }
 
 // validateWire checks, without writing anything, that segs would
@@ -491,7 +525,7 @@ func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 		f := &p.fields[o.field]
 		switch {
 		case f.mapField:
-			_, valOcc, err := parseEntry(f.fd.MapKey(), f.value, o.val)
+			_, _, valOcc, err := parseEntry(f.fd.MapKey(), f.value, o.val, nil)
 			if err == nil && f.value.Message() != nil {
 				err = e.validateWire(f.elem, payloads(valOcc))
 			}
@@ -511,11 +545,10 @@ func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 	return nil
 }
 
-// wireMapKey decodes a map key (the last occurrence, else the default).
-func wireMapKey(kfd protoreflect.FieldDescriptor, occ []occurrence) (string, keySort, error) {
-	var o occurrence
-	if len(occ) > 0 {
-		o = last(occ)
+// wireMapKey decodes a map key (its last occurrence, else the default).
+func wireMapKey(kfd protoreflect.FieldDescriptor, o occurrence, have bool) (string, keySort, error) {
+	if !have {
+		o = occurrence{}
 	}
 	var ks keySort
 	switch kfd.Kind() {
@@ -692,6 +725,13 @@ func isZero(k protoreflect.Kind, o occurrence) bool {
 
 func last(occ []occurrence) occurrence { return occ[len(occ)-1] }
 
+// segment returns the payload of one occurrence as the segments of a
+// message, sharing the occurrence's own storage (no allocation).
+func (o *occurrence) segment() [][]byte {
+	o.seg[0] = o.val
+	return o.seg[:]
+}
+
 // enforceUTF8 reports whether proto.Unmarshal rejects a string field's
 // invalid UTF-8: proto3, and editions with utf8_validation VERIFY.
 func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
@@ -718,6 +758,18 @@ func payloads(occ []occurrence) [][]byte {
 // appendWireWellKnown writes a well-known type by unmarshalling it (they
 // are small) into its generated type and using its writer.
 func (e *Encoder) appendWireWellKnown(b []byte, p *plan, segs [][]byte) ([]byte, error) {
+	switch p.desc.FullName() {
+	case "google.protobuf.Timestamp", "google.protobuf.Duration":
+		// Two varints, read in place.
+		secs, nanos, err := wireSecondsNanos(segs)
+		if err != nil {
+			return b, err
+		}
+		if p.desc.FullName() == "google.protobuf.Timestamp" {
+			return formatTimestamp(b, secs, nanos)
+		}
+		return formatDuration(b, secs, nanos)
+	}
 	mt, err := protoregistry.GlobalTypes.FindMessageByName(p.desc.FullName())
 	if err != nil {
 		return b, ErrUnsupported
@@ -730,4 +782,41 @@ func (e *Encoder) appendWireWellKnown(b []byte, p *plan, segs [][]byte) ([]byte,
 		}
 	}
 	return p.wkt(e, b, m)
+}
+
+// wireSecondsNanos reads a Timestamp's or Duration's seconds (int64,
+// field 1) and nanos (int32, field 2): the last of each, as
+// proto.Unmarshal keeps; other fields and wire types are unknown fields.
+func wireSecondsNanos(segs [][]byte) (secs, nanos int64, err error) {
+	for _, data := range segs {
+		for len(data) > 0 {
+			num, typ, n := protowire.ConsumeTag(data)
+			if n < 0 || num > protowire.MaxValidNumber {
+				return 0, 0, errWire
+			}
+			data = data[n:]
+			if typ == protowire.VarintType && (num == 1 || num == 2) {
+				v, m := protowire.ConsumeVarint(data)
+				if m < 0 {
+					return 0, 0, errWire
+				}
+				data = data[m:]
+				if num == 1 {
+					secs = int64(v)
+				} else {
+					nanos = int64(int32(v))
+				}
+				continue
+			}
+			if typ == protowire.StartGroupType {
+				return 0, 0, ErrUnsupported
+			}
+			m := protowire.ConsumeFieldValue(num, typ, data)
+			if m < 0 {
+				return 0, 0, errWire
+			}
+			data = data[m:]
+		}
+	}
+	return secs, nanos, nil
 }

@@ -87,7 +87,10 @@ const (
 
 func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
 	fds := m.Descriptor().Fields()
-	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
+	return formatTimestamp(b, m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int())
+}
+
+func formatTimestamp(b []byte, secs, nanos int64) ([]byte, error) {
 	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
 		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Timestamp", secs)
 	}
@@ -151,7 +154,10 @@ func appendPadded(b []byte, n int64, width int) []byte {
 
 func appendDuration(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
 	fds := m.Descriptor().Fields()
-	secs, nanos := m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int()
+	return formatDuration(b, m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int())
+}
+
+func formatDuration(b []byte, secs, nanos int64) ([]byte, error) {
 	if secs < -maxSecondsInDuration || secs > maxSecondsInDuration {
 		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Duration", secs)
 	}
