@@ -6,13 +6,13 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/jsonenc"
 )
 
 // An ErrorHandler writes err as the response to r. err always carries a
@@ -140,7 +140,7 @@ func appendStatusJSON(b []byte, st *status.Status, opts protojson.MarshalOptions
 	b = append(b, `{"code":`...)
 	b = strconv.AppendInt(b, int64(p.GetCode()), 10)
 	b = append(b, `,"message":`...)
-	b = appendJSONString(b, p.GetMessage())
+	b = jsonenc.AppendString(b, p.GetMessage())
 	b = append(b, `,"details":[`...)
 	for i, d := range p.GetDetails() {
 		if i > 0 {
@@ -151,35 +151,10 @@ func appendStatusJSON(b []byte, st *status.Status, opts protojson.MarshalOptions
 			continue
 		}
 		b = append(b, `{"@type":`...)
-		b = appendJSONString(b, d.GetTypeUrl())
+		b = jsonenc.AppendString(b, d.GetTypeUrl())
 		b = append(b, `,"value":"`...)
 		b = base64.StdEncoding.AppendEncode(b, d.GetValue())
 		b = append(b, `"}`...)
 	}
 	return append(b, "]}"...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string, escaping as protojson does
-// (control characters, quote, backslash; invalid UTF-8 becomes U+FFFD).
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\n':
-			b = append(b, `\n`...)
-		case r == '\r':
-			b = append(b, `\r`...)
-		case r == '\t':
-			b = append(b, `\t`...)
-		case r < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
-		default:
-			b = utf8.AppendRune(b, r)
-		}
-	}
-	return append(b, '"')
 }

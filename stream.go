@@ -30,8 +30,8 @@ const maxChunk = 1 << 20
 // a sequence of them read as they arrive), the responses go out framed as
 // the client asked, each flushed as it is sent.
 func (g *Gateway) serveStream(w http.ResponseWriter, r *http.Request, b *binding, m *route.Match[*endpoint]) {
-	in, _ := g.negotiate(r)
-	out := g.newStreamWriter(w, r, b, in)
+	in, out := g.negotiate(r)
+	sink := g.newStreamWriter(w, r, b, in, out)
 	var src messageSource
 	if b.clientStreams {
 		// Reading the body while responses go out needs full duplex on
@@ -54,9 +54,9 @@ func (g *Gateway) serveStream(w http.ResponseWriter, r *http.Request, b *binding
 		src = &singleSource{req: request{g: g, r: r, b: b, m: m, body: bufferBytes(buf), in: g.codecs.list[in]}}
 	}
 	if b.conn != nil {
-		g.streamRemote(r, b, src, out)
+		g.streamRemote(r, b, src, sink)
 	} else {
-		g.streamLocal(r, b, src, out)
+		g.streamLocal(r, b, src, sink)
 	}
 }
 
@@ -160,15 +160,12 @@ func (s *bodySource) readError(err error) error {
 		return io.EOF
 	}
 	var tl *framing.TooLargeError
-	if errors.As(err, &tl) {
+	var mbe *http.MaxBytesError // a middleware's http.MaxBytesReader
+	if errors.As(err, &tl) || errors.As(err, &mbe) {
 		return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted, err.Error())
 	}
 	if errors.Is(err, http.ErrBodyReadAfterClose) {
 		return status.Error(codes.Canceled, "request body closed")
-	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted, err.Error())
 	}
 	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, codec.CleanError(err))
 }
@@ -222,11 +219,13 @@ type streamWriter struct {
 // Stream response types besides the codecs': SSE and NDJSON, both JSON.
 var streamMedia = []string{framing.MediaSSE, framing.MediaNDJSON}
 
-func (g *Gateway) newStreamWriter(w http.ResponseWriter, r *http.Request, b *binding, in int) *streamWriter {
+// newStreamWriter returns the writer of a streaming call's responses:
+// in and out are the negotiated request and response codecs; a server
+// stream negotiates its framing from Accept again, among streamTypes.
+func (g *Gateway) newStreamWriter(w http.ResponseWriter, r *http.Request, b *binding, in, out int) *streamWriter {
 	s := &streamWriter{g: g, w: w, r: r, b: b, rc: http.NewResponseController(w), out: in}
 	if !b.serverStreams {
-		_, s.out = g.negotiate(r)
-		s.single = true
+		s.out, s.single = out, true
 		return s
 	}
 	if b.response.raw != nil {

@@ -145,32 +145,40 @@ func (s *streamer) StreamDownload(req *confv1.Probe, stream grpc.ServerStreaming
 func streamGateways(t testing.TB, opts ...protorest.Option) (map[string]string, map[string]*streamer) {
 	t.Helper()
 	local, remote := newStreamer(), newStreamer()
-	// Leave unpopulated fields out, for readable expectations.
+	inProcess := httptest.NewServer(probesGateway(t, "in-process", local, opts...))
+	t.Cleanup(inProcess.Close)
+	remoteSrv := httptest.NewServer(probesGateway(t, "remote", remote, opts...))
+	t.Cleanup(remoteSrv.Close)
+	return map[string]string{"in-process": inProcess.URL, "remote": remoteSrv.URL},
+		map[string]*streamer{"in-process": local, "remote": remote}
+}
+
+// probesGateway serves s as conf.v1.Probes, in-process or (kind "remote")
+// through a real gRPC backend, leaving unpopulated fields out of JSON for
+// readable expectations.
+func probesGateway(t testing.TB, kind string, s *streamer, opts ...protorest.Option) *protorest.Gateway {
+	t.Helper()
 	opts = append([]protorest.Option{protorest.WithMarshalOptions(protojson.MarshalOptions{})}, opts...)
 	gw := protorest.NewGateway(opts...)
-	confv1.RegisterProbesServer(gw, local)
-	inProcess := httptest.NewServer(gw)
-	t.Cleanup(inProcess.Close)
-
+	if kind == "in-process" {
+		confv1.RegisterProbesServer(gw, s)
+		return gw
+	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	backend := grpc.NewServer()
-	confv1.RegisterProbesServer(backend, remote)
+	confv1.RegisterProbesServer(backend, s)
 	reflection.Register(backend)
 	go backend.Serve(lis)
 	t.Cleanup(backend.Stop)
-	rgw := protorest.NewGateway(opts...)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := rgw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+	if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
 		t.Fatal(err)
 	}
-	remoteSrv := httptest.NewServer(rgw)
-	t.Cleanup(remoteSrv.Close)
-	return map[string]string{"in-process": inProcess.URL, "remote": remoteSrv.URL},
-		map[string]*streamer{"in-process": local, "remote": remote}
+	return gw
 }
 
 // exchange is one HTTP exchange, read to the end (trailers included).
@@ -456,27 +464,7 @@ func TestBidiStreamFullDuplex(t *testing.T) {
 // through a backend.
 func http2Gateway(t *testing.T, kind string) *httptest.Server {
 	t.Helper()
-	gw := protorest.NewGateway(protorest.WithMarshalOptions(protojson.MarshalOptions{}))
-	switch kind {
-	case "in-process":
-		confv1.RegisterProbesServer(gw, newStreamer())
-	default:
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		backend := grpc.NewServer()
-		confv1.RegisterProbesServer(backend, newStreamer())
-		reflection.Register(backend)
-		go backend.Serve(lis)
-		t.Cleanup(backend.Stop)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv := httptest.NewUnstartedServer(gw)
+	srv := httptest.NewUnstartedServer(probesGateway(t, kind, newStreamer()))
 	srv.EnableHTTP2 = true
 	srv.StartTLS()
 	t.Cleanup(srv.Close)

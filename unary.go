@@ -154,6 +154,25 @@ func putBuffer(buf *bytes.Buffer) {
 // readBody reads the request body into buf, never more than the limit
 // plus one byte.
 func (g *Gateway) readBody(r *http.Request, buf *bytes.Buffer) error {
+	// A declared length only sizes the first allocation, and only up to
+	// maxPresize: the client may declare more than it sends.
+	if r.ContentLength > 0 {
+		buf.Grow(int(min(r.ContentLength, maxPresize)))
+	}
+	return g.copyBody(r, buf)
+}
+
+// discardBody reads and drops the request body, within the body limit.
+func (g *Gateway) discardBody(r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	return g.copyBody(r, io.Discard)
+}
+
+// copyBody copies the request body to dst, reading at most one byte past
+// the body limit: past it, the body is too large.
+func (g *Gateway) copyBody(r *http.Request, dst io.Writer) error {
 	limit := g.cfg.maxBody
 	if limit > 0 && r.ContentLength > limit {
 		return tooLarge(limit)
@@ -162,31 +181,7 @@ func (g *Gateway) readBody(r *http.Request, buf *bytes.Buffer) error {
 	if limit > 0 {
 		src = io.LimitReader(r.Body, limit+1)
 	}
-	// A declared length only sizes the first allocation, and only up to
-	// maxPresize: the client may declare more than it sends.
-	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, maxPresize)))
-	}
-	if _, err := buf.ReadFrom(src); err != nil {
-		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
-	}
-	if limit > 0 && int64(buf.Len()) > limit {
-		return tooLarge(limit)
-	}
-	return nil
-}
-
-// discardBody reads and drops the request body, within the body limit.
-func (g *Gateway) discardBody(r *http.Request) error {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil
-	}
-	limit := g.cfg.maxBody
-	var src io.Reader = r.Body
-	if limit > 0 {
-		src = io.LimitReader(r.Body, limit+1)
-	}
-	n, err := io.Copy(io.Discard, src)
+	n, err := io.Copy(dst, src)
 	if err != nil {
 		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
 	}

@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"google.golang.org/grpc/codes"
@@ -15,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -255,14 +255,4 @@ func (s *wsSink) interruptRead() func() {
 
 // closeReason cuts a status message to what a close frame holds (123
 // bytes), on a UTF-8 boundary.
-func closeReason(msg string) string {
-	const max = 123
-	if len(msg) <= max {
-		return msg
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(msg[cut]) {
-		cut--
-	}
-	return msg[:cut]
-}
+func closeReason(msg string) string { return codec.Cut(msg, 123) }

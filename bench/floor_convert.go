@@ -80,33 +80,6 @@ func itemToJSON(it *libraryv1.Item) itemJSON {
 	}
 }
 
-// listItemsFromJSON is the inverse of listItemsToJSON, for the codec
-// benchmarks: encoding/json decoding into the plain types, then the
-// messages.
-func listItemsFromJSON(r *listItemsResponseJSON) *libraryv1.ListItemsResponse {
-	items := make([]*libraryv1.Item, len(r.Items))
-	for i := range r.Items {
-		it := &r.Items[i]
-		offers := make([]*libraryv1.Offer, len(it.Offers))
-		for j, o := range it.Offers {
-			offers[j] = &libraryv1.Offer{Seller: o.Seller, PriceMicros: o.PriceMicros}
-		}
-		items[i] = &libraryv1.Item{
-			Name:       it.Name,
-			Title:      it.Title,
-			Quantity:   it.Quantity,
-			Sku:        it.Sku,
-			Price:      it.Price,
-			Status:     libraryv1.Status(libraryv1.Status_value[it.Status]),
-			UpdateTime: timestampFromJSON(it.UpdateTime),
-			Tags:       it.Tags,
-			Labels:     it.Labels,
-			Offers:     offers,
-		}
-	}
-	return &libraryv1.ListItemsResponse{Items: items, TotalSize: r.TotalSize}
-}
-
 func timestampToJSON(ts *timestamppb.Timestamp) *timestampJSON {
 	if ts == nil {
 		return nil

@@ -2,10 +2,11 @@ package bind
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest/internal/codec"
 )
 
 // maxQuoted is how many bytes of client input an error message quotes.
@@ -16,15 +17,7 @@ const maxQuoted = 64
 // megabyte-long parameter cannot be echoed back. Control characters and
 // invalid UTF-8 are escaped.
 func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	q := strconv.Quote(s[:cut])
-	return q[:len(q)-1] + "…\""
+	return strconv.Quote(codec.Truncate(s, maxQuoted))
 }
 
 // invalidArgument returns a status error with code InvalidArgument.

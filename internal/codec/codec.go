@@ -62,21 +62,30 @@ func (c *JSON) encoder() *jsonenc.Encoder {
 
 // AppendMarshal appends the JSON form of m to b, as Marshal writes it.
 func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
-	if !c.MarshalOptions.Multiline && c.MarshalOptions.Indent == "" {
+	if c.compiled() {
 		out, err := c.encoder().Append(b, m)
 		if !errors.Is(err, jsonenc.ErrUnsupported) {
 			return out, err
 		}
 	}
-	out, err := c.Marshal(m)
-	return append(b, out...), err
+	out, err := c.MarshalOptions.MarshalAppend(b, m)
+	if err != nil || c.MarshalOptions.Multiline {
+		return out, err
+	}
+	return append(b, Compact(out[len(b):])...), nil
+}
+
+// compiled reports whether the compiled encoder writes with these
+// options: all but Multiline (and Indent) output.
+func (c *JSON) compiled() bool {
+	return !c.MarshalOptions.Multiline && c.MarshalOptions.Indent == ""
 }
 
 // AppendWire appends the JSON form of the message of type md encoded in
 // data (see jsonenc.Encoder.AppendWire); jsonenc.ErrUnsupported means
 // unmarshal it and use AppendMarshal.
 func (c *JSON) AppendWire(b []byte, md protoreflect.MessageDescriptor, data []byte) ([]byte, error) {
-	if c.MarshalOptions.Multiline || c.MarshalOptions.Indent != "" {
+	if !c.compiled() {
 		return b, jsonenc.ErrUnsupported
 	}
 	return c.encoder().AppendWire(b, md, data)
@@ -87,17 +96,7 @@ func (c *JSON) AppendWire(b []byte, md protoreflect.MessageDescriptor, data []by
 // from depending on its bytes, but an HTTP API's bytes are observable, so
 // they are taken out again (the compiled encoder writes none).
 func (c *JSON) Marshal(m proto.Message) ([]byte, error) {
-	if !c.MarshalOptions.Multiline && c.MarshalOptions.Indent == "" {
-		b, err := c.encoder().Append(nil, m)
-		if !errors.Is(err, jsonenc.ErrUnsupported) {
-			return b, err
-		}
-	}
-	b, err := c.MarshalOptions.Marshal(m)
-	if err != nil || c.MarshalOptions.Multiline {
-		return b, err
-	}
-	return Compact(b), nil
+	return c.AppendMarshal(nil, m)
 }
 
 // Unmarshal decodes data into m. An empty or whitespace-only input leaves

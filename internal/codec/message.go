@@ -24,11 +24,19 @@ func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return Cut(s, n) + "…"
+}
+
+// Cut returns the longest prefix of s of at most n bytes that ends on a
+// rune boundary.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s[:cut] + "…"
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Quote quotes s for an error message, keeping at most a short prefix.

@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -192,7 +191,6 @@ func compileEditionsFile(t testing.TB) protoreflect.FileDescriptor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = descriptorpb.Edition_EDITION_2023
 	return fd
 }
 

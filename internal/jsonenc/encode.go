@@ -14,7 +14,7 @@ import (
 // "@type" (a message inside a google.protobuf.Any).
 func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeURL string) ([]byte, error) {
 	if p.wkt != nil && typeURL == "" {
-		return p.wkt(e, b, m)
+		return p.wkt(e, b, m, p)
 	}
 	b = append(b, '{')
 	first := true
@@ -26,7 +26,6 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 		}
 		first = false
 	}
-	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
 	gv, fast := p.goValue(m)
 	for i := range p.fields {
 		f := &p.fields[i]
@@ -37,41 +36,51 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 			}
 			continue
 		}
-		var v protoreflect.Value
-		switch {
-		case m.Has(f.fd):
-			v = m.Get(f.fd)
-		case !emitUnset || f.inOneof:
-			continue
-		case f.presence:
-			if !e.opts.EmitUnpopulated {
-				continue // EmitDefaultValues writes no nulls
-			}
-			// v stays invalid: null
-		default:
-			v = m.Get(f.fd)
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, f.key...)
 		var err error
 		switch {
-		case !v.IsValid():
-			b = append(b, "null"...)
+		case !m.Has(f.fd):
+			b, err = e.appendUnset(b, f, &first)
 		case f.list:
-			b, err = e.appendList(b, v.List(), f)
+			b = appendKey(b, f, &first)
+			b, err = e.appendList(b, m.Get(f.fd).List(), f)
 		case f.mapField:
-			b, err = e.appendMap(b, v.Map(), f)
+			b = appendKey(b, f, &first)
+			b, err = e.appendMap(b, m.Get(f.fd).Map(), f)
 		default:
-			b, err = e.appendSingular(b, v, f.value, f.elem)
+			b = appendKey(b, f, &first)
+			b, err = e.appendSingular(b, m.Get(f.fd), f.value, f.elem)
 		}
 		if err != nil {
 			return b, err
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendUnset writes an unset field as protojson's options say: nothing
+// (by default, and always for a oneof member), null for a field with
+// presence under EmitUnpopulated (EmitDefaultValues writes no nulls), and
+// otherwise its default: an empty list or map, or the zero scalar. Every
+// path of the encoder (protoreflect, Go struct, wire) comes through here.
+func (e *Encoder) appendUnset(b []byte, f *field, first *bool) ([]byte, error) {
+	switch {
+	case !(e.opts.EmitUnpopulated || e.opts.EmitDefaultValues) || f.inOneof:
+		return b, nil
+	case f.presence:
+		if !e.opts.EmitUnpopulated {
+			return b, nil
+		}
+		b = appendKey(b, f, first)
+		return append(b, "null"...), nil
+	}
+	b = appendKey(b, f, first)
+	switch {
+	case f.list:
+		return append(b, '[', ']'), nil
+	case f.mapField:
+		return append(b, '{', '}'), nil
+	}
+	return e.appendSingular(b, f.fd.Default(), f.fd, f.elem)
 }
 
 // appendSingular writes one value of field fd (a list element or map

@@ -5,7 +5,8 @@
 // apart. It appends into the caller's buffer.
 //
 // What it does not compile it leaves to protojson: Multiline output, and
-// messages that can hold extensions or are MessageSets (Supports tells).
+// messages that can hold extensions or are MessageSets (Append returns
+// ErrUnsupported).
 // Its equivalence with protojson is what its tests are about.
 package jsonenc
 
@@ -56,16 +57,10 @@ func New(opts Options) *Encoder {
 	return &Encoder{opts: opts}
 }
 
-// ErrUnsupported is returned for a message the encoder does not compile
-// (see Supports); protojson writes it.
+// ErrUnsupported is returned for a message the encoder does not compile:
+// one that can hold extensions (directly or in a field's type), or a
+// MessageSet; protojson writes it.
 var ErrUnsupported = errors.New("jsonenc: message type not supported")
-
-// Supports reports whether the encoder writes messages of type md itself:
-// all but those that can hold extensions (directly or in a field's type)
-// and MessageSets.
-func (e *Encoder) Supports(md protoreflect.MessageDescriptor) bool {
-	return e.plan(md).supported
-}
 
 // Append appends the JSON form of m to b.
 func (e *Encoder) Append(b []byte, m proto.Message) ([]byte, error) {

@@ -117,16 +117,15 @@ func (p *plan) goValue(m protoreflect.Message) (reflect.Value, bool) {
 	return rv.Elem(), true
 }
 
-// appendFast writes field f from fv, its Go struct field; an empty field
-// is left out unless unpopulated fields are emitted.
+// appendFast writes field f from fv, its Go struct field; an empty one
+// is written as appendUnset says.
 func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) ([]byte, error) {
-	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
 	var err error
 	switch f.goKind {
 	case goStringMap:
 		mp := fv.Interface().(map[string]string) // a map is a pointer: no copy
-		if len(mp) == 0 && !emitUnset {
-			return b, nil
+		if len(mp) == 0 {
+			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		return appendStringMap(b, mp, f)
@@ -134,8 +133,8 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 		// Through the reflect.Value: a slice in an interface would be a
 		// copy on the heap.
 		n := fv.Len()
-		if n == 0 && !emitUnset {
-			return b, nil
+		if n == 0 {
+			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		b = append(b, '[')
@@ -149,25 +148,21 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 		}
 		return append(b, ']'), nil
 	case goScalar:
-		if !scalarSet(fv) && !emitUnset {
-			return b, nil
+		if !scalarSet(fv) {
+			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		return e.appendGoScalar(b, f, fv)
 	case goMessage:
 		if fv.IsNil() {
-			if !e.opts.EmitUnpopulated {
-				return b, nil // EmitDefaultValues writes no nulls
-			}
-			b = appendKey(b, f, first)
-			return append(b, "null"...), nil
+			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		return e.appendMessage(b, fv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem, "")
 	}
 	n := fv.Len() // goMessageList
-	if n == 0 && !emitUnset {
-		return b, nil
+	if n == 0 {
+		return e.appendUnset(b, f, first)
 	}
 	b = appendKey(b, f, first)
 	b = append(b, '[')

@@ -5,10 +5,22 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
 var errStringUTF8 = errors.New("invalid UTF-8")
+
+// AppendString appends s as a JSON string, escaped as protojson escapes
+// strings; invalid UTF-8 in s becomes U+FFFD (protojson refuses to write
+// it, but a status message from a backend must still be written).
+func AppendString(b []byte, s string) []byte {
+	if out, err := appendString(b, s); err == nil {
+		return out
+	}
+	out, _ := appendString(b, strings.ToValidUTF8(s, "\uFFFD"))
+	return out
+}
 
 // appendString writes s as a JSON string, escaping as protojson does: the
 // quote, the backslash and control characters, nothing else. Invalid

@@ -91,7 +91,7 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 			default:
 				return occ, errWire
 			}
-			if i, ok := p.byNumber(num); ok && applies(&p.fields[i], typ, val) {
+			if i, ok := p.byNumber(num); ok && applies(&p.fields[i], typ) {
 				f := &p.fields[i]
 				if f.value.Kind() == protoreflect.StringKind && !f.mapField && typ == protowire.BytesType &&
 					enforceUTF8(f.value) && !utf8.Valid(val) {
@@ -106,7 +106,7 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 
 // applies reports whether proto.Unmarshal sets field f from a value of
 // wire type typ (else it keeps it as an unknown field).
-func applies(f *field, typ protowire.Type, _ []byte) bool {
+func applies(f *field, typ protowire.Type) bool {
 	k := f.value.Kind()
 	switch {
 	case f.mapField:
@@ -145,13 +145,8 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 	}
 	// Group each field's occurrences, keeping their wire order.
 	slices.SortStableFunc(occ, func(x, y occurrence) int { return x.field - y.field })
-	// A oneof holds its last member only, and only what came after the
-	// last occurrence of another member.
-	oneofCut := oneofCuts(p, occ)
-
 	b = append(b, '{')
 	first := true
-	emitUnset := e.opts.EmitUnpopulated || e.opts.EmitDefaultValues
 	j := 0
 	for i := range p.fields {
 		f := &p.fields[i]
@@ -161,7 +156,9 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 		}
 		mine := occ[start:j]
 		if f.inOneof && len(mine) > 0 {
-			kept := oneofCut(i, mine)
+			// A oneof holds its last member only, and only what came
+			// after the last occurrence of another member.
+			kept := oneofKept(p, occ, i, mine)
 			if f.value.Message() != nil && len(kept) < len(mine) {
 				// Overridden, but parsed all the same by proto.Unmarshal.
 				if err := e.validateWire(f.elem, payloads(mine[:len(mine)-len(kept)])); err != nil {
@@ -175,28 +172,8 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 			return b, err
 		}
 		if !present {
-			switch {
-			case !emitUnset || f.inOneof:
-				continue
-			case f.presence:
-				if !e.opts.EmitUnpopulated {
-					continue
-				}
-				b = appendKey(b, f, &first)
-				b = append(b, "null"...)
-				continue
-			}
-			// The default: an empty list or map, or the zero scalar.
-			b = appendKey(b, f, &first)
-			switch {
-			case f.list:
-				b = append(b, '[', ']')
-			case f.mapField:
-				b = append(b, '{', '}')
-			default:
-				if b, err = e.appendSingular(b, f.fd.Default(), f.fd, f.elem); err != nil {
-					return b, err
-				}
+			if b, err = e.appendUnset(b, f, &first); err != nil {
+				return b, err
 			}
 			continue
 		}
@@ -220,28 +197,25 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 	return append(b, '}'), nil
 }
 
-// oneofCuts returns what keeps, of a oneof member's occurrences, those
-// that count: none unless the member occurs last of its oneof, and then
-// those after the last occurrence of another member.
-func oneofCuts(p *plan, occ []occurrence) func(i int, mine []occurrence) []occurrence {
-	return func(i int, mine []occurrence) []occurrence {
-		od := p.fields[i].fd.ContainingOneof()
-		lastMine := mine[len(mine)-1].seq
-		lastOther := -1
-		for _, o := range occ {
-			if o.field != i && p.fields[o.field].fd.ContainingOneof() == od {
-				lastOther = max(lastOther, o.seq)
-			}
+// oneofKept returns, of the occurrences mine of field i, a oneof member,
+// those that count: none unless the member occurs last of its oneof among
+// occ, and then those after the last occurrence of another member.
+func oneofKept(p *plan, occ []occurrence, i int, mine []occurrence) []occurrence {
+	od := p.fields[i].fd.ContainingOneof()
+	lastOther := -1
+	for _, o := range occ {
+		if o.field != i && p.fields[o.field].fd.ContainingOneof() == od {
+			lastOther = max(lastOther, o.seq)
 		}
-		if lastOther > lastMine {
-			return nil
-		}
-		k := 0
-		for k < len(mine) && mine[k].seq < lastOther {
-			k++
-		}
-		return mine[k:]
 	}
+	if lastOther > mine[len(mine)-1].seq {
+		return nil
+	}
+	k := 0
+	for k < len(mine) && mine[k].seq < lastOther {
+		k++
+	}
+	return mine[k:]
 }
 
 // wirePresent reports whether field f, given the occurrences that apply
@@ -266,17 +240,9 @@ func (e *Encoder) wirePresent(f *field, mine []occurrence) (bool, error) {
 // countElements counts the elements of a repeated field in one occurrence
 // (a packed run, or one element).
 func countElements(fd protoreflect.FieldDescriptor, o occurrence) (int, error) {
-	k := fd.Kind()
-	if k == protoreflect.MessageKind || k == protoreflect.GroupKind || k == protoreflect.StringKind || k == protoreflect.BytesKind {
-		if o.typ != protowire.BytesType {
-			return 0, nil
-		}
-		return 1, nil
-	}
-	if o.typ != protowire.BytesType {
-		if !wireTypeFits(k, o.typ) {
-			return 0, nil
-		}
+	// scan kept only occurrences the field takes: a length-delimited
+	// element, a single scalar, or a packed run of scalars.
+	if lengthDelimited(fd.Kind()) || o.typ != protowire.BytesType {
 		return 1, nil
 	}
 	n := 0
@@ -285,6 +251,15 @@ func countElements(fd protoreflect.FieldDescriptor, o occurrence) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// lengthDelimited reports the kinds whose every value is length-delimited.
+func lengthDelimited(k protoreflect.Kind) bool {
+	switch k {
+	case protoreflect.MessageKind, protoreflect.GroupKind, protoreflect.StringKind, protoreflect.BytesKind:
+		return true
+	}
+	return false
 }
 
 // forPacked calls fn for each element of a packed run of a scalar field.
@@ -322,41 +297,24 @@ func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte,
 	}
 	var err error
 	for _, o := range mine {
-		switch k := f.value.Kind(); {
-		case k == protoreflect.MessageKind || k == protoreflect.GroupKind:
-			if o.typ != protowire.BytesType {
-				continue
-			}
+		// As in countElements, every occurrence is one the field takes.
+		switch {
+		case f.elem != nil:
 			sep()
-			if b, err = e.appendWireMessage(b, f.elem, o.segment()); err != nil {
-				return b, err
-			}
-		case k == protoreflect.StringKind || k == protoreflect.BytesKind:
-			if o.typ != protowire.BytesType {
-				continue
-			}
-			sep()
-			if b, err = e.appendWireScalar(b, f.value, o); err != nil {
-				return b, err
-			}
-		case o.typ == protowire.BytesType:
+			b, err = e.appendWireMessage(b, f.elem, o.segment())
+		case !lengthDelimited(f.value.Kind()) && o.typ == protowire.BytesType:
 			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
 				sep()
 				var err error
 				b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
 				return err
 			})
-			if err != nil {
-				return b, err
-			}
 		default:
-			if !wireTypeFits(k, o.typ) {
-				continue
-			}
 			sep()
-			if b, err = e.appendWireScalar(b, f.value, o); err != nil {
-				return b, err
-			}
+			b, err = e.appendWireScalar(b, f.value, o)
+		}
+		if err != nil {
+			return b, err
 		}
 	}
 	return append(b, ']'), nil
@@ -505,17 +463,8 @@ func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte, vals []occur
 // write (a oneof member overridden, a map entry replaced).
 func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 	if p.wkt != nil {
-		mt, err := protoregistry.GlobalTypes.FindMessageByName(p.desc.FullName())
-		if err != nil {
-			return ErrUnsupported
-		}
-		m := mt.New()
-		for _, s := range segs {
-			if err := (proto.UnmarshalOptions{Merge: true, AllowPartial: true}).Unmarshal(s, m.Interface()); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := unmarshalWellKnown(p, segs)
+		return err
 	}
 	occ, err := scan(p, segs, nil)
 	if err != nil {
@@ -770,18 +719,29 @@ func (e *Encoder) appendWireWellKnown(b []byte, p *plan, segs [][]byte) ([]byte,
 		}
 		return formatDuration(b, secs, nanos)
 	}
+	m, err := unmarshalWellKnown(p, segs)
+	if err != nil {
+		return b, err
+	}
+	// The writer reads m through the plan of its own (generated) type.
+	return p.wkt(e, b, m, e.plan(m.Descriptor()))
+}
+
+// unmarshalWellKnown unmarshals the segments of a well-known type (they are
+// small) into its generated type.
+func unmarshalWellKnown(p *plan, segs [][]byte) (protoreflect.Message, error) {
 	mt, err := protoregistry.GlobalTypes.FindMessageByName(p.desc.FullName())
 	if err != nil {
-		return b, ErrUnsupported
+		return nil, ErrUnsupported
 	}
 	m := mt.New()
 	opts := proto.UnmarshalOptions{Merge: true, AllowPartial: true}
 	for _, s := range segs {
 		if err := opts.Unmarshal(s, m.Interface()); err != nil {
-			return b, err
+			return nil, err
 		}
 	}
-	return p.wkt(e, b, m)
+	return m, nil
 }
 
 // wireSecondsNanos reads a Timestamp's or Duration's seconds (int64,

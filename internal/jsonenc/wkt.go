@@ -10,8 +10,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// wktWriter writes a well-known type in its own JSON form.
-type wktWriter func(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error)
+// wktWriter writes a well-known type in its own JSON form; p is the plan
+// of m's own descriptor, whose field plans it may use.
+type wktWriter func(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error)
 
 func wellKnownWriter(name protoreflect.FullName) wktWriter {
 	if !strings.HasPrefix(string(name), "google.protobuf.") {
@@ -36,12 +37,14 @@ func wellKnownWriter(name protoreflect.FullName) wktWriter {
 	case "FieldMask":
 		return appendFieldMask
 	case "Empty":
-		return func(_ *Encoder, b []byte, _ protoreflect.Message) ([]byte, error) { return append(b, '{', '}'), nil }
+		return func(_ *Encoder, b []byte, _ protoreflect.Message, _ *plan) ([]byte, error) {
+			return append(b, '{', '}'), nil
+		}
 	}
 	return nil
 }
 
-func (e *Encoder) appendAny(b []byte, m protoreflect.Message) ([]byte, error) {
+func (e *Encoder) appendAny(b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
 	fds := m.Descriptor().Fields()
 	fdType, fdValue := fds.ByNumber(1), fds.ByNumber(2)
 	if !m.Has(fdType) {
@@ -70,7 +73,7 @@ func (e *Encoder) appendAny(b []byte, m protoreflect.Message) ([]byte, error) {
 			return b, err
 		}
 		b = append(b, `,"value":`...)
-		if b, err = p.wkt(e, b, em); err != nil {
+		if b, err = p.wkt(e, b, em, p); err != nil {
 			return b, err
 		}
 		return append(b, '}'), nil
@@ -85,7 +88,7 @@ const (
 	minTimestampSeconds  = -62135596800
 )
 
-func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
 	fds := m.Descriptor().Fields()
 	return formatTimestamp(b, m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int())
 }
@@ -152,7 +155,7 @@ func appendPadded(b []byte, n int64, width int) []byte {
 	return append(b, d[:width]...)
 }
 
-func appendDuration(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+func appendDuration(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
 	fds := m.Descriptor().Fields()
 	return formatDuration(b, m.Get(fds.ByNumber(1)).Int(), m.Get(fds.ByNumber(2)).Int())
 }
@@ -200,24 +203,22 @@ func appendNanos(b []byte, nanos int64) []byte {
 	return append(b, s...)
 }
 
-func appendWrapper(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
-	fd := m.Descriptor().Fields().ByNumber(1)
+func appendWrapper(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
+	fd := p.fields[0].fd // value
 	return e.appendSingular(b, m.Get(fd), fd, nil)
 }
 
-func appendStruct(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
-	p := e.plan(m.Descriptor())
+func appendStruct(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
 	f := &p.fields[0] // fields
 	return e.appendMap(b, m.Get(f.fd).Map(), f)
 }
 
-func appendListValue(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
-	p := e.plan(m.Descriptor())
+func appendListValue(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
 	f := &p.fields[0] // values
 	return e.appendList(b, m.Get(f.fd).List(), f)
 }
 
-func appendValue(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+func appendValue(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
 	od := m.Descriptor().Oneofs().ByName("kind")
 	fd := m.WhichOneof(od)
 	if fd == nil {
@@ -229,14 +230,10 @@ func appendValue(e *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
 			return b, fmt.Errorf("%s: invalid %v value", "google.protobuf.Value.number_value", f)
 		}
 	}
-	var elem *plan
-	if fd.Message() != nil {
-		elem = e.plan(fd.Message())
-	}
-	return e.appendSingular(b, v, fd, elem)
+	return e.appendSingular(b, v, fd, p.fields[fd.Index()].elem)
 }
 
-func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message) ([]byte, error) {
+func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
 	list := m.Get(m.Descriptor().Fields().ByNumber(1)).List()
 	b = append(b, '"')
 	for i := range list.Len() {
