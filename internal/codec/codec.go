@@ -122,17 +122,6 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 	return opts.Unmarshal(data, m)
 }
 
-// Proto is the protobuf binary format.
-type Proto struct{}
-
-// Marshal encodes m in the binary wire format.
-func (Proto) Marshal(m proto.Message) ([]byte, error) { return proto.Marshal(m) }
-
-// Unmarshal decodes the binary wire format into m.
-func (Proto) Unmarshal(data []byte, m proto.Message) error {
-	return proto.UnmarshalOptions{Merge: true}.Unmarshal(data, m)
-}
-
 // IsHTTPBody reports whether fullName is google.api.HttpBody, whose
 // messages travel as raw bytes with their own content type.
 func IsHTTPBody(fullName string) bool { return fullName == httpBodyFullName }
