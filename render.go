@@ -103,12 +103,16 @@ func (g *Gateway) appendMessage(dst []byte, b *binding, msg proto.Message, out i
 }
 
 // marshal encodes msg with codec out, appending to dst for the built-in
-// JSON codec.
+// JSON and binary codecs.
 func (g *Gateway) marshal(dst []byte, out int, msg proto.Message) ([]byte, error) {
-	if c := g.codecs.list[out]; c != Codec(g.codecs.json) {
+	switch c := g.codecs.list[out]; c {
+	case Codec(g.codecs.json):
+		return g.codecs.json.AppendMarshal(dst, msg)
+	case Codec(codec.Proto{}):
+		return codec.Proto{}.AppendMarshal(dst, msg)
+	default:
 		return c.Marshal(msg)
 	}
-	return g.codecs.json.AppendMarshal(dst, msg)
 }
 
 // headerJSON is the Content-Type of JSON responses, shared: net/http only
