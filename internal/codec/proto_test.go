@@ -167,8 +167,8 @@ func wrapVT(m proto.Message, c *vtCalls) proto.Message { return vtMessage{m, c} 
 // TestProtoUnmarshalMerges: Proto reads into what the message holds, as
 // proto.UnmarshalOptions{Merge: true} does, whether or not the message
 // has UnmarshalVT (which merges: vtprotobuf's README, and
-// bench/vtproto_test.go on the generated code). A codec that reset the
-// message first would lose the path variables bound before the body.
+// bench/vtproto_test.go on the generated code), as it did before: a
+// codec may be given a message that holds fields already (protorest.Codec).
 func TestProtoUnmarshalMerges(t *testing.T) {
 	t.Parallel()
 	held := func() *confv1.Probe {
