@@ -31,6 +31,11 @@ var protorestEncoder = jsonenc.New(jsonenc.Options{EmitUnpopulated: true})
 // gateway writes responses with; it has no decoder (protorest reads with
 // protojson), so it has no unmarshal benchmark. protorest's own decoder,
 // when there is one, goes here too.
+//
+// proto and vtprotobuf are the binary format, for scale: vtprotobuf is
+// the MarshalVT and UnmarshalVT methods protoc-gen-go-vtproto generates
+// (library_vtproto.pb.go), which protorest's binary codec calls when a
+// message has them.
 var itemsCodecs = []itemsCodec{
 	{
 		name: "protojson",
@@ -65,6 +70,16 @@ var itemsCodecs = []itemsCodec{
 		},
 		unmarshal: func(b []byte) error {
 			return proto.Unmarshal(b, &libraryv1.ListItemsResponse{})
+		},
+	},
+	{
+		name:   "vtprotobuf",
+		binary: true,
+		marshal: func(m *libraryv1.ListItemsResponse, _ *listItemsResponseJSON) ([]byte, error) {
+			return m.MarshalVT()
+		},
+		unmarshal: func(b []byte) error {
+			return (&libraryv1.ListItemsResponse{}).UnmarshalVT(b)
 		},
 	},
 }

@@ -13,6 +13,9 @@ replace github.com/protorest/protorest => ../
 require (
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.32.0
+	// v0.6.0 is vtprotobuf's latest release; grpc requires this later
+	// commit, so it is the version selected either way.
+	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10
 	github.com/protorest/protorest v0.0.0-00010101000000-000000000000
 	golang.org/x/image v0.47.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
@@ -33,6 +36,7 @@ require (
 
 tool (
 	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway
+	github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto
 	google.golang.org/grpc/cmd/protoc-gen-go-grpc
 	google.golang.org/protobuf/cmd/protoc-gen-go
 )

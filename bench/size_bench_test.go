@@ -37,6 +37,9 @@ func BenchmarkMessageSize(b *testing.B) {
 	}{
 		{"protojson", protojson.MarshalOptions{EmitUnpopulated: true}.Marshal, protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal},
 		{"proto", proto.Marshal, proto.Unmarshal},
+		{"vtprotobuf", // protoc-gen-go-vtproto's generated methods
+			func(m proto.Message) ([]byte, error) { return m.(*libraryv1.EchoMessage).MarshalVT() },
+			func(b []byte, m proto.Message) error { return m.(*libraryv1.EchoMessage).UnmarshalVT(b) }},
 	}
 	for _, dir := range []string{"encode", "decode"} {
 		b.Run(dir, func(b *testing.B) {

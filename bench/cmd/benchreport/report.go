@@ -158,7 +158,8 @@ func Report(res *Results, meta Meta) string {
 	if dirs := v.Sub("BenchmarkCodec", 0); len(dirs) > 0 {
 		p("### JSON codecs on the ListItems answer (BenchmarkCodec)\n\n")
 		p("n items; _vs protojson_ is protojson's time over the codec's (above 1 the codec is faster). ")
-		p("`encoding-json` works on the floor's plain structs; `proto` is the binary encoding, for scale.\n\n")
+		p("`encoding-json` works on the floor's plain structs; `proto` and `vtprotobuf` (the methods protoc-gen-go-vtproto generates, ")
+		p("which protorest's binary codec uses when a message has them) are the binary encoding, for scale.\n\n")
 		t := table{head: []string{"", "n", "codec", "time/op", "vs protojson", "B/op", "allocs/op"}, align: "lrlrrrr"}
 		for _, dir := range dirs {
 			for _, ns := range v.Sub("BenchmarkCodec/"+dir, 0) {

@@ -1,11 +1,11 @@
 // Command gen generates the Go code of the benchmark's .proto files:
-// protoc-gen-go, protoc-gen-go-grpc and protoc-gen-grpc-gateway, with
-// paths=source_relative, next to each file under bench/proto. It needs
-// nothing installed by hand: the files are compiled in-process by
-// protocompile (google/protobuf imports from its standard imports,
-// google/api imports from the descriptors genproto registers), and the
-// plugins are built at the versions the bench module's go.mod pins (tool
-// directives).
+// protoc-gen-go, protoc-gen-go-grpc, protoc-gen-grpc-gateway and
+// protoc-gen-go-vtproto, with paths=source_relative, next to each file
+// under bench/proto. It needs nothing installed by hand: the files are
+// compiled in-process by protocompile (google/protobuf imports from its
+// standard imports, google/api imports from the descriptors genproto
+// registers), and the plugins are built at the versions the bench
+// module's go.mod pins (tool directives).
 //
 // Run it from the bench module (scripts/genbench.sh does):
 //

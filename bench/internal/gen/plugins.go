@@ -13,14 +13,32 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 )
 
-// plugins are run in this order, by the package path that builds them.
-// The bench module's go.mod pins their versions with tool directives;
-// protoc-gen-go's version is google.golang.org/protobuf's, so the code
-// always matches the runtime it compiles against.
-var plugins = []string{
-	"google.golang.org/protobuf/cmd/protoc-gen-go",
-	"google.golang.org/grpc/cmd/protoc-gen-go-grpc",
-	"github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway",
+// A plugin is a protoc plugin: the package path that builds it, and what
+// its parameter has besides pluginParameter.
+type plugin struct {
+	pkg, param string
+}
+
+// plugins are run in this order. The bench module's go.mod pins their
+// versions with tool directives; protoc-gen-go's version is
+// google.golang.org/protobuf's, so the code always matches the runtime it
+// compiles against.
+var plugins = []plugin{
+	{pkg: "google.golang.org/protobuf/cmd/protoc-gen-go"},
+	{pkg: "google.golang.org/grpc/cmd/protoc-gen-go-grpc"},
+	{pkg: "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway"},
+	// MarshalVT, SizeVT and MarshalToSizedBufferVT, and UnmarshalVT: the
+	// methods protorest's binary codec uses when a message has them, and
+	// BenchmarkCodec's vtprotobuf codec.
+	{pkg: "github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto", param: "features=marshal+unmarshal+size"},
+}
+
+// parameter is the plugin's CodeGeneratorRequest parameter.
+func (p plugin) parameter() string {
+	if p.param == "" {
+		return pluginParameter
+	}
+	return pluginParameter + "," + p.param
 }
 
 // generate compiles protoFiles under root/protoRoot and runs every plugin
@@ -36,8 +54,9 @@ func generate(ctx context.Context, root string) ([]*pluginpb.CodeGeneratorRespon
 	}
 	defer os.RemoveAll(bin)
 	var out []*pluginpb.CodeGeneratorResponse_File
-	for _, pkg := range plugins {
-		files, err := runPlugin(ctx, filepath.Join(bin, filepath.Base(pkg)), req)
+	for _, p := range plugins {
+		req.Parameter = proto.String(p.parameter())
+		files, err := runPlugin(ctx, filepath.Join(bin, filepath.Base(p.pkg)), req)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +72,10 @@ func buildPlugins(ctx context.Context, root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	args := append([]string{"build", "-o", dir + string(filepath.Separator)}, plugins...)
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, p := range plugins {
+		args = append(args, p.pkg)
+	}
 	if out, err := goCommand(ctx, root, args...).CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("go build plugins: %v\n%s", err, out)

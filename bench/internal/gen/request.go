@@ -7,7 +7,6 @@ import (
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -20,12 +19,12 @@ import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 )
 
-// pluginParameter is passed to every plugin.
+// pluginParameter is passed to every plugin (plugin.parameter).
 const pluginParameter = "paths=source_relative"
 
 // request compiles files (relative to root) and builds the
 // CodeGeneratorRequest protoc would send: every file and its transitive
-// imports, dependencies first.
+// imports, dependencies first. Its parameter is each plugin's own.
 func request(ctx context.Context, root string, files []string) (*pluginpb.CodeGeneratorRequest, error) {
 	compiler := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
@@ -38,10 +37,7 @@ func request(ctx context.Context, root string, files []string) (*pluginpb.CodeGe
 	if err != nil {
 		return nil, err
 	}
-	req := &pluginpb.CodeGeneratorRequest{
-		FileToGenerate: files,
-		Parameter:      proto.String(pluginParameter),
-	}
+	req := &pluginpb.CodeGeneratorRequest{FileToGenerate: files}
 	seen := map[string]bool{}
 	var add func(fd protoreflect.FileDescriptor)
 	add = func(fd protoreflect.FileDescriptor) {
