@@ -2,7 +2,7 @@ package jsonenc
 
 import (
 	"cmp"
-	"encoding/base64"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,35 +26,49 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 		}
 		first = false
 	}
-	gv, fast := p.goValue(m)
+	sv, _ := p.goValue(m)
+	return e.appendFields(b, m, sv, p, first)
+}
+
+// appendFields writes the fields of message m by plan p, and the closing
+// brace; first says no field has been written yet. sv, if valid, is m's
+// Go struct, and the fields the plan marks are read from it; m may then
+// be nil until a field needs it.
+func (e *Encoder) appendFields(b []byte, m protoreflect.Message, sv reflect.Value, p *plan, first bool) ([]byte, error) {
+	fast := sv.IsValid()
 	for i := range p.fields {
 		f := &p.fields[i]
-		if fast && f.goKind != goNone {
-			var err error
-			if b, err = e.appendFast(b, f, gv.Field(f.goIndex), &first); err != nil {
-				return b, err
-			}
-			continue
-		}
 		var err error
 		switch {
-		case !m.Has(f.fd):
-			b, err = e.appendUnset(b, f, &first)
-		case f.list:
-			b = appendKey(b, f, &first)
-			b, err = e.appendList(b, m.Get(f.fd).List(), f)
-		case f.mapField:
-			b = appendKey(b, f, &first)
-			b, err = e.appendMap(b, m.Get(f.fd).Map(), f)
+		case fast && f.goKind != goNone:
+			b, err = e.appendFast(b, f, sv.Field(f.goIndex), &first)
+		case m == nil:
+			m = messageOf(sv)
+			fallthrough
 		default:
-			b = appendKey(b, f, &first)
-			b, err = e.appendSingular(b, m.Get(f.fd), f.value, f.elem)
+			b, err = e.appendReflectField(b, m, f, &first)
 		}
 		if err != nil {
 			return b, err
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendReflectField writes field f of m, read through protoreflect.
+func (e *Encoder) appendReflectField(b []byte, m protoreflect.Message, f *field, first *bool) ([]byte, error) {
+	switch {
+	case !m.Has(f.fd):
+		return e.appendUnset(b, f, first)
+	case f.list:
+		b = appendKey(b, f, first)
+		return e.appendList(b, m.Get(f.fd).List(), f)
+	case f.mapField:
+		b = appendKey(b, f, first)
+		return e.appendMap(b, m.Get(f.fd).Map(), f)
+	}
+	b = appendKey(b, f, first)
+	return e.appendSingular(b, m.Get(f.fd), f)
 }
 
 // appendUnset writes an unset field as protojson's options say: nothing
@@ -80,56 +94,35 @@ func (e *Encoder) appendUnset(b []byte, f *field, first *bool) ([]byte, error) {
 	case f.mapField:
 		return append(b, '{', '}'), nil
 	}
-	return e.appendSingular(b, f.fd.Default(), f.fd, f.elem)
+	return e.appendSingular(b, f.fd.Default(), f)
 }
 
-// appendSingular writes one value of field fd (a list element or map
-// value included); elem is the plan of its message type.
-func (e *Encoder) appendSingular(b []byte, v protoreflect.Value, fd protoreflect.FieldDescriptor, elem *plan) ([]byte, error) {
-	switch fd.Kind() {
+// appendSingular writes v, one value of field f (a list element or map
+// value included).
+func (e *Encoder) appendSingular(b []byte, v protoreflect.Value, f *field) ([]byte, error) {
+	switch f.kind {
 	case protoreflect.BoolKind:
 		return strconv.AppendBool(b, v.Bool()), nil
 	case protoreflect.StringKind:
-		out, err := appendString(b, v.String())
-		if err != nil {
-			return out, errInvalidUTF8(fd.FullName())
-		}
-		return out, nil
+		return appendStringOf(b, v.String(), f)
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		return strconv.AppendInt(b, v.Int(), 10), nil
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		return strconv.AppendUint(b, v.Uint(), 10), nil
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		b = append(b, '"')
-		b = strconv.AppendInt(b, v.Int(), 10)
-		return append(b, '"'), nil
+		return appendQuotedInt(b, v.Int()), nil
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		b = append(b, '"')
-		b = strconv.AppendUint(b, v.Uint(), 10)
-		return append(b, '"'), nil
+		return appendQuotedUint(b, v.Uint()), nil
 	case protoreflect.FloatKind:
 		return appendFloat(b, v.Float(), 32), nil
 	case protoreflect.DoubleKind:
 		return appendFloat(b, v.Float(), 64), nil
 	case protoreflect.BytesKind:
-		data := v.Bytes()
-		b = append(b, '"')
-		b = base64.StdEncoding.AppendEncode(b, data)
-		return append(b, '"'), nil
+		return appendBytes(b, v.Bytes()), nil
 	case protoreflect.EnumKind:
-		ed := fd.Enum()
-		if ed.FullName() == "google.protobuf.NullValue" {
-			return append(b, "null"...), nil
-		}
-		n := v.Enum()
-		if !e.opts.UseEnumNumbers {
-			if vd := ed.Values().ByNumber(n); vd != nil {
-				return appendString(b, string(vd.Name()))
-			}
-		}
-		return strconv.AppendInt(b, int64(n), 10), nil
+		return f.enum.append(e, b, v.Enum())
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return e.appendMessage(b, v.Message(), elem, "")
+		return e.appendMessage(b, v.Message(), f.elem, "")
 	}
 	return b, nil
 }
@@ -141,7 +134,7 @@ func (e *Encoder) appendList(b []byte, list protoreflect.List, f *field) ([]byte
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = e.appendSingular(b, list.Get(i), f.value, f.elem); err != nil {
+		if b, err = e.appendSingular(b, list.Get(i), f); err != nil {
 			return b, err
 		}
 	}
@@ -167,7 +160,7 @@ func (e *Encoder) appendMap(b []byte, m protoreflect.Map, f *field) ([]byte, err
 			return b, errInvalidUTF8(f.fd.MapKey().FullName())
 		}
 		b = append(b, ':')
-		if b, err = e.appendSingular(b, m.Get(k), f.value, f.elem); err != nil {
+		if b, err = e.appendSingular(b, m.Get(k), f); err != nil {
 			return b, err
 		}
 	}

@@ -72,10 +72,13 @@ func (e *Encoder) Append(b []byte, m proto.Message) ([]byte, error) {
 	if !p.supported {
 		return b, ErrUnsupported
 	}
+	b = p.size.grow(b)
+	start := len(b)
 	b, err := e.appendMessage(b, pm, p, "")
 	if err != nil {
 		return b, err
 	}
+	p.size.observe(len(b) - start)
 	if !e.opts.AllowPartial && p.required {
 		if err := proto.CheckInitialized(m); err != nil {
 			return b, err

@@ -3,10 +3,8 @@ package jsonenc
 import (
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -104,6 +102,29 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 	return &goStruct{typ: typ}
 }
 
+// markGoElems marks the message fields, of the plans just built, whose
+// messages are of their plan's generated Go type, so that they are read
+// from their structs too. It runs once every plan of the graph exists.
+func markGoElems(building map[protoreflect.MessageDescriptor]*plan) {
+	for _, q := range building {
+		if q.gofast == nil {
+			continue
+		}
+		st := q.gofast.typ.Elem()
+		for i := range q.fields {
+			f := &q.fields[i]
+			t := st.Field(f.goIndex).Type
+			switch f.goKind {
+			case goMessageList:
+				t = t.Elem()
+				fallthrough
+			case goMessage:
+				f.elemGo = f.elem.gofast != nil && f.elem.gofast.typ == t
+			}
+		}
+	}
+}
+
 // goValue returns the struct m points to, when m is of the plan's
 // generated type.
 func (p *plan) goValue(m protoreflect.Message) (reflect.Value, bool) {
@@ -117,11 +138,51 @@ func (p *plan) goValue(m protoreflect.Message) (reflect.Value, bool) {
 	return rv.Elem(), true
 }
 
+// messageOf returns the message whose Go struct is sv.
+func messageOf(sv reflect.Value) protoreflect.Message {
+	return sv.Addr().Interface().(protoreflect.ProtoMessage).ProtoReflect()
+}
+
+// appendGoMessage writes the message whose Go struct is sv, of p's
+// generated type, reading through protoreflect only the fields that
+// cannot be read from the struct.
+func (e *Encoder) appendGoMessage(b []byte, sv reflect.Value, p *plan) ([]byte, error) {
+	if p.wkt != nil {
+		if p.wktGo != nil {
+			return p.wktGo(e, b, sv, p)
+		}
+		return p.wkt(e, b, messageOf(sv), p)
+	}
+	return e.appendFields(append(b, '{'), nil, sv, p, true)
+}
+
+// appendGoElem writes the message ptr points to, a singular field's value
+// or a list element of field f: from its Go struct when f.elemGo says it
+// can, else through protoreflect.
+func (e *Encoder) appendGoElem(b []byte, f *field, ptr reflect.Value) ([]byte, error) {
+	if f.elemGo && !ptr.IsNil() {
+		return e.appendGoMessage(b, ptr.Elem(), f.elem)
+	}
+	return e.appendMessage(b, ptr.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem, "")
+}
+
 // appendFast writes field f from fv, its Go struct field; an empty one
 // is written as appendUnset says.
 func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) ([]byte, error) {
 	var err error
 	switch f.goKind {
+	case goScalar:
+		if !scalarSet(fv) {
+			return e.appendUnset(b, f, first)
+		}
+		b = appendKey(b, f, first)
+		return e.appendGoScalar(b, f, fv)
+	case goMessage:
+		if fv.IsNil() {
+			return e.appendUnset(b, f, first)
+		}
+		b = appendKey(b, f, first)
+		return e.appendGoElem(b, f, fv)
 	case goStringMap:
 		mp := fv.Interface().(map[string]string) // a map is a pointer: no copy
 		if len(mp) == 0 {
@@ -147,18 +208,6 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 			}
 		}
 		return append(b, ']'), nil
-	case goScalar:
-		if !scalarSet(fv) {
-			return e.appendUnset(b, f, first)
-		}
-		b = appendKey(b, f, first)
-		return e.appendGoScalar(b, f, fv)
-	case goMessage:
-		if fv.IsNil() {
-			return e.appendUnset(b, f, first)
-		}
-		b = appendKey(b, f, first)
-		return e.appendMessage(b, fv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem, "")
 	}
 	n := fv.Len() // goMessageList
 	if n == 0 {
@@ -170,8 +219,7 @@ func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) 
 		if j > 0 {
 			b = append(b, ',')
 		}
-		em := fv.Index(j).Interface().(protoreflect.ProtoMessage).ProtoReflect()
-		if b, err = e.appendMessage(b, em, f.elem, ""); err != nil {
+		if b, err = e.appendGoElem(b, f, fv.Index(j)); err != nil {
 			return b, err
 		}
 	}
@@ -223,35 +271,30 @@ func scalarSet(fv reflect.Value) bool {
 	return true
 }
 
-// appendGoScalar writes a scalar from its Go value, as a protoreflect
-// value (which costs nothing for scalars) through appendSingular.
+// appendGoScalar writes a scalar of field f from fv, its Go value, as
+// appendSingular writes it from a protoreflect value.
 func (e *Encoder) appendGoScalar(b []byte, f *field, fv reflect.Value) ([]byte, error) {
-	var v protoreflect.Value
-	switch fv.Kind() {
-	case reflect.String:
-		v = protoreflect.ValueOfString(fv.String())
-	case reflect.Slice:
-		v = protoreflect.ValueOfBytes(fv.Bytes())
-	case reflect.Bool:
-		v = protoreflect.ValueOfBool(fv.Bool())
-	case reflect.Int32:
-		if f.value.Kind() == protoreflect.EnumKind {
-			v = protoreflect.ValueOfEnum(protoreflect.EnumNumber(fv.Int()))
-		} else {
-			v = protoreflect.ValueOfInt32(int32(fv.Int()))
-		}
-	case reflect.Int64:
-		v = protoreflect.ValueOfInt64(fv.Int())
-	case reflect.Uint32:
-		v = protoreflect.ValueOfUint32(uint32(fv.Uint()))
-	case reflect.Uint64:
-		v = protoreflect.ValueOfUint64(fv.Uint())
-	case reflect.Float32:
-		v = protoreflect.ValueOfFloat32(float32(fv.Float()))
-	default:
-		v = protoreflect.ValueOfFloat64(fv.Float())
+	switch f.kind {
+	case protoreflect.StringKind:
+		return appendStringOf(b, fv.String(), f)
+	case protoreflect.EnumKind:
+		return f.enum.append(e, b, protoreflect.EnumNumber(fv.Int()))
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(b, fv.Int(), 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return appendQuotedInt(b, fv.Int()), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(b, fv.Uint(), 10), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return appendQuotedUint(b, fv.Uint()), nil
+	case protoreflect.DoubleKind:
+		return appendFloat(b, fv.Float(), 64), nil
+	case protoreflect.FloatKind:
+		return appendFloat(b, fv.Float(), 32), nil
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(b, fv.Bool()), nil
 	}
-	return e.appendSingular(b, v, f.value, nil)
+	return appendBytes(b, fv.Bytes()), nil // BytesKind
 }
 
 // appendKey writes the separator and key of field f.
@@ -261,39 +304,4 @@ func appendKey(b []byte, f *field, first *bool) []byte {
 	}
 	*first = false
 	return append(b, f.key...)
-}
-
-var keyPool = sync.Pool{New: func() any { return new([]string) }}
-
-// appendStringMap writes a map<string, string> in protojson's order.
-func appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
-	kp := keyPool.Get().(*[]string)
-	keys := (*kp)[:0]
-	for k := range mp {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	var err error
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if b, err = appendString(b, k); err != nil {
-			err = errInvalidUTF8(f.fd.MapKey().FullName())
-			break
-		}
-		b = append(b, ':')
-		if b, err = appendString(b, mp[k]); err != nil {
-			err = errInvalidUTF8(f.value.FullName())
-			break
-		}
-	}
-	clear(keys)
-	*kp = keys[:0]
-	keyPool.Put(kp)
-	if err != nil {
-		return b, err
-	}
-	return append(b, '}'), nil
 }

@@ -8,7 +8,8 @@ import (
 type plan struct {
 	desc      protoreflect.MessageDescriptor
 	fields    []field
-	wkt       wktWriter // non-nil for a well-known type with its own form
+	wkt       wktWriter   // non-nil for a well-known type with its own form
+	wktGo     wktGoWriter // wkt from the Go struct, if it can be read there
 	supported bool
 	gofast    *goStruct // direct access to the generated Go type, or nil
 	// required: a message of this type can lack a required field (it
@@ -16,6 +17,7 @@ type plan struct {
 	// look; for the others it is skipped (on dynamic messages it walks
 	// every field).
 	required bool
+	size     sizeHint // how long this type's JSON has been
 	// numIndex maps small field numbers to indexes in fields (-1: none).
 	numIndex []int16
 }
@@ -29,9 +31,12 @@ type field struct {
 	list     bool
 	mapField bool
 	value    protoreflect.FieldDescriptor // the singular value: fd, or a map's value
+	kind     protoreflect.Kind            // value's kind
 	elem     *plan                        // the message type of value, if any
+	enum     *enumMemo                    // the names of value's enum type, if any
 	goKind   goKind                       // read from the Go struct (gofast.go)
 	goIndex  int                          // its index in the Go struct
+	elemGo   bool                         // elem's messages are read from their Go structs too
 }
 
 // plan returns the plan of md, building it (and the plans of the message
@@ -62,6 +67,7 @@ func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 			}
 		}
 	}
+	markGoElems(building)
 	if e.count.Add(int64(len(building))) > maxPlans {
 		e.plans.Clear()
 		e.count.Store(int64(len(building)))
@@ -115,12 +121,19 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		if f.mapField {
 			f.value = fd.MapValue()
 		}
+		f.kind = f.value.Kind()
+		if f.kind == protoreflect.EnumKind {
+			f.enum = e.newEnumMemo(f.value.Enum())
+		}
 		if m := f.value.Message(); m != nil {
 			f.elem = e.build(m, building)
 		}
 		p.fields[i] = f
 	}
 	p.gofast = findGoStruct(md, p.fields)
+	if p.wkt != nil {
+		p.wktGo = wellKnownGoWriter(md.FullName(), p)
+	}
 	p.numIndex = make([]int16, 64)
 	for i := range p.numIndex {
 		p.numIndex[i] = -1

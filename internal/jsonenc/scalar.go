@@ -1,6 +1,7 @@
 package jsonenc
 
 import (
+	"encoding/base64"
 	"errors"
 	"math"
 	"math/bits"
@@ -63,11 +64,20 @@ func appendString(b []byte, s string) ([]byte, error) {
 	return append(b, '"'), nil
 }
 
+// plainByte says which bytes a JSON string holds as they are: ASCII
+// other than the quote, the backslash and control characters.
+var plainByte = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // indexNeedEscape returns the index of the first byte of s that needs
 // escaping or checking, or len(s).
 func indexNeedEscape(s string) int {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c == '\\' || c == '"' || c >= utf8.RuneSelf {
+		if c := s[i]; !plainByte[c] {
 			if c >= utf8.RuneSelf {
 				// Valid multi-byte runes pass; only an invalid one stops.
 				r, n := utf8.DecodeRuneInString(s[i:])
@@ -80,6 +90,37 @@ func indexNeedEscape(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// appendStringOf writes s, a string value of field f; invalid UTF-8 is
+// protojson's error, which names the field.
+func appendStringOf(b []byte, s string, f *field) ([]byte, error) {
+	out, err := appendString(b, s)
+	if err != nil {
+		return out, errInvalidUTF8(f.value.FullName())
+	}
+	return out, nil
+}
+
+// appendQuotedInt writes a 64-bit integer as protojson does: in quotes.
+func appendQuotedInt(b []byte, n int64) []byte {
+	b = append(b, '"')
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, '"')
+}
+
+// appendQuotedUint writes a 64-bit unsigned integer in quotes.
+func appendQuotedUint(b []byte, n uint64) []byte {
+	b = append(b, '"')
+	b = strconv.AppendUint(b, n, 10)
+	return append(b, '"')
+}
+
+// appendBytes writes bytes as standard base64 in quotes.
+func appendBytes(b []byte, data []byte) []byte {
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, data)
+	return append(b, '"')
 }
 
 // appendFloat writes a float as protojson does (encoding/json's format;

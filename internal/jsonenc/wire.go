@@ -405,7 +405,7 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 		case vfd.Message() != nil:
 			b, err = e.appendWireMessage(b, f.elem, payloads(value))
 		case len(value) == 0:
-			b, err = e.appendSingular(b, vfd.Default(), vfd, nil)
+			b, err = e.appendSingular(b, vfd.Default(), f)
 		default:
 			b, err = e.appendWireScalar(b, vfd, last(value))
 		}
@@ -616,7 +616,7 @@ func (e *Encoder) appendWireScalar(b []byte, fd protoreflect.FieldDescriptor, o 
 	n := wireNumber(k, o)
 	switch k {
 	case protoreflect.EnumKind:
-		return e.appendSingular(b, protoreflect.ValueOfEnum(protoreflect.EnumNumber(n.i)), fd, nil)
+		return e.appendEnum(b, fd.Enum(), protoreflect.EnumNumber(n.i))
 	case protoreflect.FloatKind:
 		return appendFloat(b, n.f, 32), nil
 	case protoreflect.DoubleKind:

@@ -3,6 +3,7 @@ package jsonenc
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,41 @@ func wellKnownWriter(name protoreflect.FullName) wktWriter {
 	case "Empty":
 		return func(_ *Encoder, b []byte, _ protoreflect.Message, _ *plan) ([]byte, error) {
 			return append(b, '{', '}'), nil
+		}
+	}
+	return nil
+}
+
+// wktGoWriter writes a well-known type in its own JSON form from sv, its
+// generated Go struct.
+type wktGoWriter func(e *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error)
+
+// wellKnownGoWriter returns the writer of a well-known type's Go struct,
+// when its plan p reads every field from the struct.
+func wellKnownGoWriter(name protoreflect.FullName, p *plan) wktGoWriter {
+	if p.gofast == nil {
+		return nil
+	}
+	for i := range p.fields {
+		if p.fields[i].goKind == goNone {
+			return nil
+		}
+	}
+	switch name {
+	case "google.protobuf.Timestamp":
+		return func(_ *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
+			return formatTimestamp(b, sv.Field(p.fields[0].goIndex).Int(), sv.Field(p.fields[1].goIndex).Int())
+		}
+	case "google.protobuf.Duration":
+		return func(_ *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
+			return formatDuration(b, sv.Field(p.fields[0].goIndex).Int(), sv.Field(p.fields[1].goIndex).Int())
+		}
+	case "google.protobuf.BoolValue", "google.protobuf.Int32Value", "google.protobuf.Int64Value",
+		"google.protobuf.UInt32Value", "google.protobuf.UInt64Value", "google.protobuf.FloatValue",
+		"google.protobuf.DoubleValue", "google.protobuf.StringValue", "google.protobuf.BytesValue":
+		return func(e *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
+			f := &p.fields[0] // value
+			return e.appendGoScalar(b, f, sv.Field(f.goIndex))
 		}
 	}
 	return nil
@@ -132,27 +168,25 @@ func appendDateTime(b []byte, secs int64) []byte {
 	if month <= 2 {
 		year++
 	}
-	b = appendPadded(b, year, 4)
-	b = append(b, '-')
-	b = appendPadded(b, month, 2)
-	b = append(b, '-')
-	b = appendPadded(b, day, 2)
-	b = append(b, 'T')
-	b = appendPadded(b, rem/3600, 2)
-	b = append(b, ':')
-	b = appendPadded(b, rem/60%60, 2)
-	b = append(b, ':')
-	return appendPadded(b, rem%60, 2)
+	var d [19]byte // 2006-01-02T15:04:05
+	put2(d[0:2], year/100)
+	put2(d[2:4], year%100)
+	d[4] = '-'
+	put2(d[5:7], month)
+	d[7] = '-'
+	put2(d[8:10], day)
+	d[10] = 'T'
+	put2(d[11:13], rem/3600)
+	d[13] = ':'
+	put2(d[14:16], rem/60%60)
+	d[16] = ':'
+	put2(d[17:19], rem%60)
+	return append(b, d[:]...)
 }
 
-// appendPadded writes 0 <= n < 10^width with leading zeros.
-func appendPadded(b []byte, n int64, width int) []byte {
-	var d [4]byte
-	for i := width - 1; i >= 0; i-- {
-		d[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return append(b, d[:width]...)
+// put2 writes 0 <= n < 100 as two digits.
+func put2(d []byte, n int64) {
+	d[0], d[1] = byte('0'+n/10), byte('0'+n%10)
 }
 
 func appendDuration(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
@@ -186,26 +220,22 @@ func appendNanos(b []byte, nanos int64) []byte {
 	if nanos == 0 {
 		return b
 	}
-	digits := 9
-	for _, step := range []int64{1000, 1000} {
-		if nanos%step != 0 {
-			break
-		}
-		nanos /= step
-		digits -= 3
+	var d [10]byte // .123456789
+	d[0] = '.'
+	for i := 9; i > 0; i-- {
+		d[i] = byte('0' + nanos%10)
+		nanos /= 10
 	}
-	b = append(b, '.')
-	var digitsBuf [9]byte
-	s := strconv.AppendInt(digitsBuf[:0], nanos, 10)
-	for range digits - len(s) {
-		b = append(b, '0')
+	n := len(d)
+	for n > 4 && string(d[n-3:n]) == "000" {
+		n -= 3
 	}
-	return append(b, s...)
+	return append(b, d[:n]...)
 }
 
 func appendWrapper(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
-	fd := p.fields[0].fd // value
-	return e.appendSingular(b, m.Get(fd), fd, nil)
+	f := &p.fields[0] // value
+	return e.appendSingular(b, m.Get(f.fd), f)
 }
 
 func appendStruct(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
@@ -230,7 +260,7 @@ func appendValue(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte,
 			return b, fmt.Errorf("%s: invalid %v value", "google.protobuf.Value.number_value", f)
 		}
 	}
-	return e.appendSingular(b, v, fd, p.fields[fd.Index()].elem)
+	return e.appendSingular(b, v, &p.fields[fd.Index()])
 }
 
 func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
