@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/protorest/protorest/internal/jsondec"
 	"github.com/protorest/protorest/internal/jsonenc"
 )
 
@@ -36,16 +37,20 @@ type Codec interface {
 // JSON is the proto3 JSON mapping. It writes with the compiled encoder of
 // internal/jsonenc, identical to protojson's output, and falls back to
 // protojson for what that does not compile (Multiline output, messages
-// with extensions); it reads with protojson. MaxDepth bounds the nesting
-// of objects and arrays in input (0 means 100); deeper input is rejected
+// with extensions); it reads with the compiled decoder of internal/jsondec,
+// which leaves to protojson what it does not decide by itself (errors
+// included, so they read as protojson's). MaxDepth bounds the nesting of
+// objects and arrays in input (0 means 100); deeper input is rejected
 // before protojson sees it. The options must not change after first use.
 type JSON struct {
 	MarshalOptions   protojson.MarshalOptions
 	UnmarshalOptions protojson.UnmarshalOptions
 	MaxDepth         int
 
-	once sync.Once
-	enc  *jsonenc.Encoder
+	once    sync.Once
+	enc     *jsonenc.Encoder
+	decOnce sync.Once
+	dec     *jsondec.Decoder
 }
 
 func (c *JSON) encoder() *jsonenc.Encoder {
@@ -105,21 +110,36 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 	if isBlank(data) {
 		return nil
 	}
-	max := c.MaxDepth
-	if max == 0 {
-		max = defaultJSONDepth
+	dec := c.decoder()
+	if dec.TryUnmarshal(data, m) {
+		return nil // within maxDepth: the decoder checked as it went
 	}
+	max := c.maxDepth()
 	if depth := NestingDepth(data, max); depth > max {
 		return &DepthError{Max: max}
 	}
-	opts := c.UnmarshalOptions
-	if opts.RecursionLimit == 0 {
-		// The depth scan above is the real limit; protojson counts message
-		// levels (a Struct costs several per JSON level), so it must not
-		// reject first.
-		opts.RecursionLimit = recursionHeadroom
+	return dec.Protojson(data, m)
+}
+
+func (c *JSON) maxDepth() int {
+	if c.MaxDepth == 0 {
+		return defaultJSONDepth
 	}
-	return opts.Unmarshal(data, m)
+	return c.MaxDepth
+}
+
+func (c *JSON) decoder() *jsondec.Decoder {
+	c.decOnce.Do(func() {
+		opts := c.UnmarshalOptions
+		if opts.RecursionLimit == 0 {
+			// The depth limit is the real one; protojson counts message
+			// levels (a Struct costs several per JSON level), so it must
+			// not reject first.
+			opts.RecursionLimit = recursionHeadroom
+		}
+		c.dec = jsondec.New(opts, c.maxDepth())
+	})
+	return c.dec
 }
 
 // IsHTTPBody reports whether fullName is google.api.HttpBody, whose

@@ -1,0 +1,146 @@
+package jsondec
+
+import (
+	"reflect"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/gostruct"
+)
+
+// Direct paths for generated messages: a value set through protoreflect is
+// converted through reflect and costs allocations of its own; written into
+// the struct field it costs none (see package gostruct). The decisions are
+// the protoreflect path's; only where the value goes differs.
+
+// memberGo reads the value of field f into fv, its Go struct field.
+func (st *state) memberGo(fv reflect.Value, f *field) error {
+	switch f.goKind {
+	case gostruct.Scalar:
+		v, ok := st.scalar(f)
+		if !ok {
+			return errFallback
+		}
+		if v.IsValid() {
+			setScalar(fv, f.value.Kind(), v)
+		}
+		return nil
+	case gostruct.Message:
+		nv := reflect.New(fv.Type().Elem())
+		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem); err != nil {
+			return err
+		}
+		fv.Set(nv)
+		return nil
+	case gostruct.StringList:
+		return st.stringList(fv.Addr().Interface().(*[]string))
+	case gostruct.StringMap:
+		return st.stringMap(fv.Addr().Interface().(*map[string]string))
+	case gostruct.MessageList:
+		return st.messageList(fv, f)
+	}
+	panic("jsondec: field without a Go struct path")
+}
+
+// setScalar stores v, of kind k, in fv.
+func setScalar(fv reflect.Value, k protoreflect.Kind, v protoreflect.Value) {
+	switch k {
+	case protoreflect.StringKind:
+		fv.SetString(v.String())
+	case protoreflect.BytesKind:
+		fv.SetBytes(v.Bytes())
+	case protoreflect.BoolKind:
+		fv.SetBool(v.Bool())
+	case protoreflect.EnumKind:
+		fv.SetInt(int64(v.Enum()))
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		fv.SetInt(v.Int())
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		fv.SetUint(v.Uint())
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		fv.SetFloat(v.Float())
+	}
+}
+
+// set stores v in field f of m; sv is m's Go struct when it has one.
+func set(m protoreflect.Message, sv reflect.Value, f *field, v protoreflect.Value) {
+	if sv.IsValid() && f.goKind == gostruct.Scalar {
+		setScalar(sv.Field(f.goIndex), f.value.Kind(), v)
+		return
+	}
+	m.Set(f.fd, v)
+}
+
+// stringList reads an array of strings into *l.
+func (st *state) stringList(l *[]string) error {
+	empty, ok := st.open('[')
+	if !ok {
+		return errFallback
+	}
+	for more := !empty; more; {
+		b, ok := st.str()
+		if !ok {
+			return errFallback
+		}
+		*l = append(*l, string(b))
+		if more, ok = st.more(']'); !ok {
+			return errFallback
+		}
+	}
+	return nil
+}
+
+// stringMap reads an object of strings into *mp.
+func (st *state) stringMap(mp *map[string]string) error {
+	empty, ok := st.open('{')
+	if !ok {
+		return errFallback
+	}
+	if *mp == nil {
+		*mp = map[string]string{}
+	}
+	for more := !empty; more; {
+		name, ok := st.str()
+		if !ok {
+			return errFallback
+		}
+		if _, dup := (*mp)[string(name)]; dup {
+			return errFallback
+		}
+		key := string(name) // before the value's string reuses scratch
+		st.ws()
+		if !st.consume(':') {
+			return errFallback
+		}
+		val, ok := st.str()
+		if !ok {
+			return errFallback
+		}
+		(*mp)[key] = string(val)
+		if more, ok = st.more('}'); !ok {
+			return errFallback
+		}
+	}
+	return nil
+}
+
+// messageList reads an array of messages into fv, a []*Message.
+func (st *state) messageList(fv reflect.Value, f *field) error {
+	empty, ok := st.open('[')
+	if !ok {
+		return errFallback
+	}
+	typ := fv.Type().Elem().Elem()
+	for more := !empty; more; {
+		nv := reflect.New(typ)
+		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem); err != nil {
+			return err
+		}
+		fv.Set(reflect.Append(fv, nv))
+		if more, ok = st.more(']'); !ok {
+			return errFallback
+		}
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package jsondec
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// scalar reads a value of f's singular kind (not a message) as protojson's
+// unmarshalScalar does. An invalid Value with ok set means "leave it
+// out": an unknown enum name that the options discard.
+func (st *state) scalar(f *field) (v protoreflect.Value, ok bool) {
+	switch f.value.Kind() {
+	case protoreflect.BoolKind:
+		switch {
+		case st.literal("true"):
+			return protoreflect.ValueOfBool(true), true
+		case st.literal("false"):
+			return protoreflect.ValueOfBool(false), true
+		}
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		if n, ok := parseInt(st.numeral(), 32); ok {
+			return protoreflect.ValueOfInt32(int32(n)), true
+		}
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		if n, ok := parseInt(st.numeral(), 64); ok {
+			return protoreflect.ValueOfInt64(n), true
+		}
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		if n, ok := parseUint(st.numeral(), 32); ok {
+			return protoreflect.ValueOfUint32(uint32(n)), true
+		}
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		if n, ok := parseUint(st.numeral(), 64); ok {
+			return protoreflect.ValueOfUint64(n), true
+		}
+	case protoreflect.FloatKind:
+		if x, ok := st.float(32); ok {
+			return protoreflect.ValueOfFloat32(float32(x)), true
+		}
+	case protoreflect.DoubleKind:
+		if x, ok := st.float(64); ok {
+			return protoreflect.ValueOfFloat64(x), true
+		}
+	case protoreflect.StringKind:
+		if b, ok := st.str(); ok {
+			return protoreflect.ValueOfString(string(b)), true
+		}
+	case protoreflect.BytesKind:
+		if b, ok := st.str(); ok {
+			return decodeBase64(b)
+		}
+	case protoreflect.EnumKind:
+		return st.enum(f)
+	}
+	return protoreflect.Value{}, false
+}
+
+// numeral reads a number, or a string that holds exactly one (protojson
+// takes 64-bit and other integers either way); nil if it is neither.
+func (st *state) numeral() []byte {
+	if st.peek() == '"' {
+		b, ok := st.str()
+		if !ok {
+			return nil
+		}
+		if n, ok := numberLen(b); !ok || n != len(b) {
+			return nil
+		}
+		return b
+	}
+	b, _ := st.number()
+	return b
+}
+
+// parseInt converts a JSON number to an integer of bits bits. Only plain
+// integers are taken here; protojson also takes forms such as 1e3, 1.0 and
+// -0, and decides them.
+func parseInt(b []byte, bits int) (int64, bool) {
+	if !plainInteger(b) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(b), 10, bits)
+	return n, err == nil
+}
+
+// parseUint is parseInt for unsigned integers.
+func parseUint(b []byte, bits int) (uint64, bool) {
+	if !plainInteger(b) || b[0] == '-' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b), 10, bits)
+	return n, err == nil
+}
+
+// plainInteger reports a JSON number with neither fraction nor exponent,
+// and not -0.
+func plainInteger(b []byte) bool {
+	if len(b) == 0 || string(b) == "-0" {
+		return false
+	}
+	for _, c := range b {
+		if c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+// float reads a float of bits bits: a number, a string holding one, or
+// "NaN", "Infinity" or "-Infinity".
+func (st *state) float(bits int) (float64, bool) {
+	var b []byte
+	if st.peek() == '"' {
+		s, ok := st.str()
+		if !ok {
+			return 0, false
+		}
+		switch string(s) {
+		case "NaN":
+			return math.NaN(), true
+		case "Infinity":
+			return math.Inf(1), true
+		case "-Infinity":
+			return math.Inf(-1), true
+		}
+		if n, ok := numberLen(s); !ok || n != len(s) {
+			return 0, false
+		}
+		b = s
+	} else {
+		var ok bool
+		if b, ok = st.number(); !ok {
+			return 0, false
+		}
+	}
+	x, err := strconv.ParseFloat(string(b), bits)
+	return x, err == nil
+}
+
+// decodeBase64 decodes bytes as protojson does: standard or URL alphabet
+// (by whether - or _ appear), padded or not (by the length).
+func decodeBase64(s []byte) (protoreflect.Value, bool) {
+	enc := base64.StdEncoding
+	for _, c := range s {
+		if c == '-' || c == '_' {
+			enc = base64.URLEncoding
+			break
+		}
+	}
+	if len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	out := make([]byte, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(out, s)
+	if err != nil {
+		return protoreflect.Value{}, false
+	}
+	return protoreflect.ValueOfBytes(out[:n]), true
+}
+
+// enum reads an enum value: its name, its number, or null for
+// google.protobuf.NullValue.
+func (st *state) enum(f *field) (protoreflect.Value, bool) {
+	switch c := st.peek(); {
+	case c == '"':
+		name, ok := st.str()
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		if n, ok := f.enum[string(name)]; ok {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n)), true
+		}
+		return protoreflect.Value{}, st.discard
+	case c == 'n':
+		if f.nullable && st.literal("null") {
+			return protoreflect.ValueOfEnum(0), true
+		}
+	default:
+		b, ok := st.number()
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		if n, ok := parseInt(b, 32); ok {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n)), true
+		}
+	}
+	return protoreflect.Value{}, false
+}
