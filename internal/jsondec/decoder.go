@@ -27,9 +27,9 @@ import (
 type Decoder struct {
 	opts     protojson.UnmarshalOptions
 	maxDepth int
-	plans sync.Map // protoreflect.MessageDescriptor → *plan
-	count atomic.Int64
-	pool  sync.Pool // *state
+	plans    sync.Map // protoreflect.MessageDescriptor → *plan
+	count    atomic.Int64
+	pool     sync.Pool // *state
 }
 
 // maxPlans bounds the plan cache: descriptors that come and go (a remote
