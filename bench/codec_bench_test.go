@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	libraryv1 "github.com/protorest/protorest/bench/proto/bench/library/v1"
-	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/codec"
 )
 
 // A codec of the ListItems answer, for BenchmarkCodec.
@@ -20,17 +20,21 @@ type itemsCodec struct {
 	binary    bool               // not JSON
 }
 
-// protorestEncoder has the options of protorest's default JSON codec.
-var protorestEncoder = jsonenc.New(jsonenc.Options{EmitUnpopulated: true})
+// protorestJSON is protorest's JSON codec with the gateway's default
+// options: it writes with the compiled encoder (internal/jsonenc) and
+// reads with the compiled decoder (internal/jsondec).
+var protorestJSON = &codec.JSON{
+	MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
+	UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
+}
 
 // itemsCodecs are the codecs BenchmarkCodec compares. encoding-json works
 // on the floor's plain structs, built before the timer starts, so it
 // measures encoding/json alone, not the floor's conversions.
 //
-// protorest-jsonenc is protorest's compiled JSON encoder, which its
-// gateway writes responses with; it has no decoder (protorest reads with
-// protojson), so it has no unmarshal benchmark. protorest's own decoder,
-// when there is one, goes here too.
+// protorest is the JSON codec protorest's gateway reads requests and
+// writes responses with; like protojson's Marshal, its marshal returns a
+// new slice each time.
 //
 // proto and vtprotobuf are the binary format, for scale: vtprotobuf is
 // the MarshalVT and UnmarshalVT methods protoc-gen-go-vtproto generates
@@ -57,9 +61,12 @@ var itemsCodecs = []itemsCodec{
 		},
 	},
 	{
-		name: "protorest-jsonenc",
+		name: "protorest",
 		marshal: func(m *libraryv1.ListItemsResponse, _ *listItemsResponseJSON) ([]byte, error) {
-			return protorestEncoder.Append(nil, m)
+			return protorestJSON.AppendMarshal(nil, m)
+		},
+		unmarshal: func(b []byte) error {
+			return protorestJSON.Unmarshal(b, &libraryv1.ListItemsResponse{})
 		},
 	},
 	{

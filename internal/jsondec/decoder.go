@@ -14,6 +14,7 @@ package jsondec
 import (
 	"errors"
 	"math"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -91,7 +92,7 @@ func (d *Decoder) fast(data []byte, m proto.Message) error {
 	st.scanner = scanner{data: data, scratch: st.scratch[:0], maxDepth: d.maxDepth}
 	st.discard, st.limit = d.opts.DiscardUnknown, limit
 	st.ws()
-	err := st.message(pm, p)
+	err := st.message(pm, reflect.Value{}, p)
 	if err == nil {
 		st.ws()
 		if st.pos != len(data) {
@@ -100,6 +101,9 @@ func (d *Decoder) fast(data []byte, m proto.Message) error {
 	}
 	if cap(st.scratch) <= 64<<10 {
 		st.data = nil
+		clear(st.strs) // left over by an error: not kept alive by the pool
+		clear(st.msgs)
+		st.strs, st.msgs = st.strs[:0], st.msgs[:0]
 		d.pool.Put(st)
 	}
 	if err != nil {
@@ -116,6 +120,10 @@ type state struct {
 	scanner
 	discard bool // unknown fields and enum names are skipped
 	limit   int  // how many more message levels may open
+	// The elements of the lists being read, each list's after its
+	// enclosing lists' (see stringList and messageList).
+	strs []string
+	msgs []reflect.Value
 }
 
 // enter counts a message level as protojson does, and reports whether

@@ -27,7 +27,7 @@ func (st *state) memberGo(fv reflect.Value, f *field) error {
 		return nil
 	case gostruct.Message:
 		nv := reflect.New(fv.Type().Elem())
-		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem); err != nil {
+		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), nv.Elem(), f.elem); err != nil {
 			return err
 		}
 		fv.Set(nv)
@@ -72,22 +72,30 @@ func set(m protoreflect.Message, sv reflect.Value, f *field, v protoreflect.Valu
 	m.Set(f.fd, v)
 }
 
-// stringList reads an array of strings into *l.
+// stringList reads an array of strings into *l. The strings gather in
+// st.strs first, so that the slice is allocated once, at its length.
 func (st *state) stringList(l *[]string) error {
 	empty, ok := st.open('[')
 	if !ok {
 		return errFallback
 	}
+	base := len(st.strs)
 	for more := !empty; more; {
 		b, ok := st.str()
 		if !ok {
 			return errFallback
 		}
-		*l = append(*l, string(b))
+		st.strs = append(st.strs, string(b))
 		if more, ok = st.more(']'); !ok {
 			return errFallback
 		}
 	}
+	if n := len(st.strs) - base; n > 0 {
+		*l = append(make([]string, 0, len(*l)+n), *l...)
+		*l = append(*l, st.strs[base:]...)
+	}
+	clear(st.strs[base:])
+	st.strs = st.strs[:base]
 	return nil
 }
 
@@ -125,22 +133,34 @@ func (st *state) stringMap(mp *map[string]string) error {
 	return nil
 }
 
-// messageList reads an array of messages into fv, a []*Message.
+// messageList reads an array of messages into fv, a []*Message. The
+// messages gather in st.msgs first, so that the slice is allocated once.
 func (st *state) messageList(fv reflect.Value, f *field) error {
 	empty, ok := st.open('[')
 	if !ok {
 		return errFallback
 	}
 	typ := fv.Type().Elem().Elem()
+	base := len(st.msgs)
 	for more := !empty; more; {
 		nv := reflect.New(typ)
-		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem); err != nil {
+		if err := st.message(nv.Interface().(protoreflect.ProtoMessage).ProtoReflect(), nv.Elem(), f.elem); err != nil {
 			return err
 		}
-		fv.Set(reflect.Append(fv, nv))
+		st.msgs = append(st.msgs, nv)
 		if more, ok = st.more(']'); !ok {
 			return errFallback
 		}
 	}
+	if n := len(st.msgs) - base; n > 0 {
+		at := fv.Len()
+		fv.Grow(n) // in place: fv is a struct field
+		fv.SetLen(at + n)
+		for i, v := range st.msgs[base:] {
+			fv.Index(at + i).Set(v)
+		}
+	}
+	clear(st.msgs[base:])
+	st.msgs = st.msgs[:base]
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/jsondec"
+	"github.com/protorest/protorest/internal/protorand"
 
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
@@ -142,5 +143,32 @@ func TestMaxDepth(t *testing.T) {
 		if got := dec.TryUnmarshal([]byte(c.json), &confv1.Probe{}); got != c.want {
 			t.Errorf("TryUnmarshal(%s) at depth 3 = %v, want %v", c.json, got, c.want)
 		}
+	}
+}
+
+// TestIntegerLimits checks the integer kinds at and past their limits.
+func TestIntegerLimits(t *testing.T) {
+	fd, err := protorand.Editions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed2 := fd.Messages().ByName("Ed2")
+	probe := (&confv1.Probe{}).ProtoReflect().Descriptor()
+	o := protojson.UnmarshalOptions{}
+	for _, v := range []string{"0", "1", "-1", "2147483647", "2147483648", "-2147483648", "-2147483649", "4294967295", "4294967296",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551615",
+		"18446744073709551616", "99999999999999999999", "100000000000000000000", "-0", "00", "1e1"} {
+		for _, name := range []string{"i32", "id", "u64"} {
+			agree(t, o, probe, []byte(`{"`+name+`":`+v+`}`))
+			agree(t, o, probe, []byte(`{"`+name+`":"`+v+`"}`))
+		}
+		for _, name := range []string{"explicit", "f32", "sf64", "expanded"} {
+			j := v
+			if name == "expanded" {
+				j = "[" + v + "]"
+			}
+			agree(t, o, ed2, []byte(`{"`+name+`":`+j+`}`))
+		}
+		agree(t, o, probe, []byte(`{"color":`+v+`}`))
 	}
 }

@@ -10,28 +10,33 @@ import (
 )
 
 // message reads the JSON form of a message of plan p into m, an empty
-// message, as protojson's unmarshalMessage does.
-func (st *state) message(m protoreflect.Message, p *plan) error {
+// message, as protojson's unmarshalMessage does. sv is the Go struct m
+// points to, if the caller has it at hand.
+func (st *state) message(m protoreflect.Message, sv reflect.Value, p *plan) error {
 	if !st.enter() {
 		return errFallback
 	}
-	err := st.messageBody(m, p)
+	err := st.messageBody(m, sv, p)
 	st.leave()
 	return err
 }
 
-func (st *state) messageBody(m protoreflect.Message, p *plan) error {
+func (st *state) messageBody(m protoreflect.Message, sv reflect.Value, p *plan) error {
 	if p.fallback {
 		return errFallback
 	}
+	if sv.IsValid() && (p.layout == nil || sv.Type() != p.layout.Type.Elem()) {
+		sv = reflect.Value{}
+	} else if !sv.IsValid() {
+		sv, _ = p.layout.Struct(m)
+	}
 	if p.wkt != wktNone {
-		return st.wellKnown(m, p)
+		return st.wellKnown(m, sv, p)
 	}
 	empty, ok := st.open('{')
 	if !ok {
 		return errFallback
 	}
-	sv, _ := p.layout.Struct(m)
 	var seen, oneofs bitset
 	next := 0 // the field expected next
 	for more := !empty; more; {
@@ -88,7 +93,7 @@ func (st *state) member(m protoreflect.Message, sv reflect.Value, f *field, oneo
 	}
 	if f.elem != nil {
 		v := m.NewField(f.fd)
-		if err := st.message(v.Message(), f.elem); err != nil {
+		if err := st.message(v.Message(), reflect.Value{}, f.elem); err != nil {
 			return err
 		}
 		m.Set(f.fd, v)
@@ -119,7 +124,7 @@ func (st *state) list(l protoreflect.List, f *field) error {
 	for more := !empty; more; {
 		if f.elem != nil {
 			v := l.NewElement()
-			if err := st.message(v.Message(), f.elem); err != nil {
+			if err := st.message(v.Message(), reflect.Value{}, f.elem); err != nil {
 				return err
 			}
 			l.Append(v)
@@ -158,7 +163,7 @@ func (st *state) mapValue(mm protoreflect.Map, f *field) error {
 		var v protoreflect.Value
 		if f.elem != nil {
 			v = mm.NewValue()
-			if err := st.message(v.Message(), f.elem); err != nil {
+			if err := st.message(v.Message(), reflect.Value{}, f.elem); err != nil {
 				return err
 			}
 		} else if v, ok = st.scalar(f); !ok {

@@ -82,8 +82,19 @@ func parseInt(b []byte, bits int) (int64, bool) {
 	if !plainInteger(b) {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(b), 10, bits)
-	return n, err == nil
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	u, ok := digits(b)
+	limit := uint64(1) << (bits - 1)
+	switch {
+	case !ok || u > limit || u == limit && !neg:
+		return 0, false
+	case neg:
+		return int64(-u), true // -limit too: two's complement
+	}
+	return int64(u), true
 }
 
 // parseUint is parseInt for unsigned integers.
@@ -91,8 +102,24 @@ func parseUint(b []byte, bits int) (uint64, bool) {
 	if !plainInteger(b) || b[0] == '-' {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(b), 10, bits)
-	return n, err == nil
+	u, ok := digits(b)
+	if !ok || bits < 64 && u >= 1<<bits {
+		return 0, false
+	}
+	return u, true
+}
+
+// digits is the value of a run of decimal digits, if it fits in 64 bits.
+func digits(b []byte) (uint64, bool) {
+	if len(b) > 19 {
+		n, err := strconv.ParseUint(string(b), 10, 64)
+		return n, err == nil
+	}
+	var u uint64 // 19 digits cannot overflow
+	for _, c := range b {
+		u = u*10 + uint64(c-'0')
+	}
+	return u, true
 }
 
 // plainInteger reports a JSON number with neither fraction nor exponent,

@@ -1,6 +1,7 @@
 package jsondec
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -60,13 +61,13 @@ const (
 )
 
 // wellKnown reads a well-known type's own JSON form into m.
-func (st *state) wellKnown(m protoreflect.Message, p *plan) error {
+func (st *state) wellKnown(m protoreflect.Message, sv reflect.Value, p *plan) error {
 	ok := false
 	switch p.wkt {
 	case wktTimestamp:
-		ok = st.timestamp(m, p)
+		ok = st.timestamp(m, sv, p)
 	case wktDuration:
-		ok = st.duration(m, p)
+		ok = st.duration(m, sv, p)
 	case wktWrapper:
 		var v protoreflect.Value
 		if v, ok = st.scalar(&p.fields[0]); ok {
@@ -99,16 +100,19 @@ func (p *plan) byNumber(n protoreflect.FieldNumber) *field {
 	panic("jsondec: " + string(p.desc.FullName()) + " has no field " + strconv.Itoa(int(n)))
 }
 
-func (st *state) timestamp(m protoreflect.Message, p *plan) bool {
+func (st *state) timestamp(m protoreflect.Message, sv reflect.Value, p *plan) bool {
 	s, ok := st.str()
 	if !ok {
 		return false
 	}
-	t, err := time.Parse(time.RFC3339Nano, string(s))
-	if err != nil {
-		return false
+	secs, nanos, ok := parseUTC(s)
+	if !ok {
+		t, err := time.Parse(time.RFC3339Nano, string(s))
+		if err != nil {
+			return false
+		}
+		secs, nanos = t.Unix(), int32(t.Nanosecond())
 	}
-	secs := t.Unix()
 	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
 		return false
 	}
@@ -118,10 +122,93 @@ func (st *state) timestamp(m protoreflect.Message, p *plan) bool {
 	if i >= 0 && j >= i && j-i > len(".999999999") {
 		return false
 	}
-	sv, _ := p.layout.Struct(m)
 	set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
-	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(int32(t.Nanosecond())))
+	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
 	return true
+}
+
+// parseUTC reads the form encoders write, YYYY-MM-DDTHH:MM:SS[.f]Z with
+// one to nine digits of fraction, as time.Parse(time.RFC3339Nano) would;
+// ok is false for anything else, which time.Parse then decides.
+func parseUTC(s []byte) (secs int64, nanos int32, ok bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+		s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return 0, 0, false
+	}
+	year, ok1 := num(s[0:4])
+	month, ok2 := num(s[5:7])
+	day, ok3 := num(s[8:10])
+	hour, ok4 := num(s[11:13])
+	minute, ok5 := num(s[14:16])
+	sec, ok6 := num(s[17:19])
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return 0, 0, false
+	}
+	if frac := s[19 : len(s)-1]; len(frac) > 0 {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return 0, 0, false
+		}
+		n, ok := num(frac[1:])
+		if !ok {
+			return 0, 0, false
+		}
+		for range 10 - len(frac) {
+			n *= 10
+		}
+		nanos = int32(n)
+	}
+	secs = daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60+sec)
+	return secs, nanos, true
+}
+
+// num is the value of a run of decimal digits (at most nine).
+func num(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if !isDigit(c) {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSinceEpoch is the number of days from 1970-01-01 to the date, in
+// the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+func daysSinceEpoch(year, month, day int) int64 {
+	y := int64(year)
+	if month <= 2 {
+		y--
+	}
+	era := y
+	if era < 0 {
+		era -= 399
+	}
+	era /= 400
+	yoe := y - era*400
+	m := int64(month)
+	if m > 2 {
+		m -= 3
+	} else {
+		m += 9
+	}
+	doy := (153*m+2)/5 + int64(day) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 func lastIndex(s []byte, match func(byte) bool) int {
@@ -133,7 +220,7 @@ func lastIndex(s []byte, match func(byte) bool) int {
 	return -1
 }
 
-func (st *state) duration(m protoreflect.Message, p *plan) bool {
+func (st *state) duration(m protoreflect.Message, sv reflect.Value, p *plan) bool {
 	s, ok := st.str()
 	if !ok {
 		return false
@@ -142,7 +229,6 @@ func (st *state) duration(m protoreflect.Message, p *plan) bool {
 	if !ok || secs < -maxSecondsInDuration || secs > maxSecondsInDuration {
 		return false
 	}
-	sv, _ := p.layout.Struct(m)
 	set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
 	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
 	return true
