@@ -2,7 +2,6 @@ package jsonenc
 
 import (
 	"cmp"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,24 +25,23 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 		}
 		first = false
 	}
-	sv, _ := p.goValue(m)
-	return e.appendFields(b, m, sv, p, first)
+	return e.appendFields(b, m, p.goValue(m), p, first)
 }
 
 // appendFields writes the fields of message m by plan p, and the closing
-// brace; first says no field has been written yet. sv, if valid, is m's
-// Go struct, and the fields the plan marks are read from it; m may then
-// be nil until a field needs it.
-func (e *Encoder) appendFields(b []byte, m protoreflect.Message, sv reflect.Value, p *plan, first bool) ([]byte, error) {
-	fast := sv.IsValid()
+// brace; first says no field has been written yet. sp, if not nil,
+// points to m's Go struct, and the fields the plan marks are read from
+// it; m may then be nil until a field needs it.
+func (e *Encoder) appendFields(b []byte, m protoreflect.Message, sp goStructPtr, p *plan, first bool) ([]byte, error) {
+	fast := sp != nil
 	for i := range p.fields {
 		f := &p.fields[i]
 		var err error
 		switch {
 		case fast && f.goKind != goNone:
-			b, err = e.appendFast(b, f, sv.Field(f.goIndex), &first)
+			b, err = e.appendFast(b, f, sp, &first)
 		case m == nil:
-			m = messageOf(sv)
+			m = messageAt(p.gofast.typ, sp)
 			fallthrough
 		default:
 			b, err = e.appendReflectField(b, m, f, &first)

@@ -1,7 +1,6 @@
 package jsonenc
 
 import (
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -18,9 +17,14 @@ import (
 // finds, once, the struct field of each map<string, string>, repeated
 // string, repeated message, singular message and presence-free scalar
 // field (oneofs and fields with presence stay on protoreflect), and the
-// encoder reads it directly when the message is of that Go type. Only exported fields are
-// used, so this needs no unsafe; messages of other types (dynamicpb,
-// another generation of the same descriptor) take the protoreflect path.
+// encoder reads it directly when the message is of that Go type; messages
+// of other types (dynamicpb, another generation of the same descriptor)
+// take the protoreflect path.
+//
+// The fields are read at their offsets in the struct (goread.go), with
+// the Go type reflect found there when the plan was built: through
+// reflect.Value, finding and checking each field on every message
+// cost about a third of the encoder's time.
 
 // goKind says how a field is read from the generated Go struct.
 type goKind uint8
@@ -35,7 +39,7 @@ const (
 )
 
 // goStruct is the generated Go type of a plan's messages; each field's
-// goKind and goIndex say where it lives.
+// goKind and goOffset say where it lives.
 type goStruct struct {
 	typ reflect.Type // the message's pointer type
 }
@@ -93,7 +97,12 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 		default:
 			continue
 		}
-		f.goIndex = gi
+		f.goOffset = st.Field(gi).Offset
+		if f.goKind == goMessageList {
+			f.goElemType = gt.Elem()
+		} else if f.goKind == goMessage {
+			f.goElemType = gt
+		}
 		found = true
 	}
 	if !found {
@@ -107,119 +116,98 @@ func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
 // from their structs too. It runs once every plan of the graph exists.
 func markGoElems(building map[protoreflect.MessageDescriptor]*plan) {
 	for _, q := range building {
-		if q.gofast == nil {
-			continue
-		}
-		st := q.gofast.typ.Elem()
 		for i := range q.fields {
 			f := &q.fields[i]
-			t := st.Field(f.goIndex).Type
-			switch f.goKind {
-			case goMessageList:
-				t = t.Elem()
-				fallthrough
-			case goMessage:
-				f.elemGo = f.elem.gofast != nil && f.elem.gofast.typ == t
-			}
+			f.elemGo = f.goElemType != nil && f.elem.gofast != nil && f.elem.gofast.typ == f.goElemType
 		}
 	}
 }
 
 // goValue returns the struct m points to, when m is of the plan's
-// generated type.
-func (p *plan) goValue(m protoreflect.Message) (reflect.Value, bool) {
+// generated type, or nil.
+func (p *plan) goValue(m protoreflect.Message) goStructPtr {
 	if p.gofast == nil {
-		return reflect.Value{}, false
+		return nil
 	}
-	rv := reflect.ValueOf(m.Interface())
-	if rv.Type() != p.gofast.typ || rv.IsNil() {
-		return reflect.Value{}, false
-	}
-	return rv.Elem(), true
+	return structOf(m.Interface(), p.gofast.typ)
 }
 
-// messageOf returns the message whose Go struct is sv.
-func messageOf(sv reflect.Value) protoreflect.Message {
-	return sv.Addr().Interface().(protoreflect.ProtoMessage).ProtoReflect()
-}
-
-// appendGoMessage writes the message whose Go struct is sv, of p's
+// appendGoMessage writes the message whose Go struct sp points to, of p's
 // generated type, reading through protoreflect only the fields that
 // cannot be read from the struct.
-func (e *Encoder) appendGoMessage(b []byte, sv reflect.Value, p *plan) ([]byte, error) {
+func (e *Encoder) appendGoMessage(b []byte, sp goStructPtr, p *plan) ([]byte, error) {
 	if p.wkt != nil {
 		if p.wktGo != nil {
-			return p.wktGo(e, b, sv, p)
+			return p.wktGo(e, b, sp, p)
 		}
-		return p.wkt(e, b, messageOf(sv), p)
+		return p.wkt(e, b, messageAt(p.gofast.typ, sp), p)
 	}
-	return e.appendFields(append(b, '{'), nil, sv, p, true)
+	return e.appendFields(append(b, '{'), nil, sp, p, true)
 }
 
-// appendGoElem writes the message ptr points to, a singular field's value
+// appendGoElem writes the message sp points to, a singular field's value
 // or a list element of field f: from its Go struct when f.elemGo says it
 // can, else through protoreflect.
-func (e *Encoder) appendGoElem(b []byte, f *field, ptr reflect.Value) ([]byte, error) {
-	if f.elemGo && !ptr.IsNil() {
-		return e.appendGoMessage(b, ptr.Elem(), f.elem)
+func (e *Encoder) appendGoElem(b []byte, f *field, sp goStructPtr) ([]byte, error) {
+	if f.elemGo && sp != nil {
+		return e.appendGoMessage(b, sp, f.elem)
 	}
-	return e.appendMessage(b, ptr.Interface().(protoreflect.ProtoMessage).ProtoReflect(), f.elem, "")
+	return e.appendMessage(b, messageAt(f.goElemType, sp), f.elem, "")
 }
 
-// appendFast writes field f from fv, its Go struct field; an empty one
-// is written as appendUnset says.
-func (e *Encoder) appendFast(b []byte, f *field, fv reflect.Value, first *bool) ([]byte, error) {
+// appendFast writes field f of the struct sp points to; an empty one is
+// written as appendUnset says.
+func (e *Encoder) appendFast(b []byte, f *field, sp goStructPtr, first *bool) ([]byte, error) {
 	var err error
 	switch f.goKind {
 	case goScalar:
-		if !scalarSet(fv) {
+		if !goScalarSet(f, sp) {
 			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
-		return e.appendGoScalar(b, f, fv)
+		return e.appendGoScalar(b, f, sp)
 	case goMessage:
-		if fv.IsNil() {
+		mp := fieldAt[goStructPtr](sp, f.goOffset)
+		if mp == nil {
 			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
-		return e.appendGoElem(b, f, fv)
+		return e.appendGoElem(b, f, mp)
 	case goStringMap:
-		mp := fv.Interface().(map[string]string) // a map is a pointer: no copy
+		mp := fieldAt[map[string]string](sp, f.goOffset)
 		if len(mp) == 0 {
 			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		return appendStringMap(b, mp, f)
 	case goStringList:
-		// Through the reflect.Value: a slice in an interface would be a
-		// copy on the heap.
-		n := fv.Len()
-		if n == 0 {
+		list := fieldAt[[]string](sp, f.goOffset)
+		if len(list) == 0 {
 			return e.appendUnset(b, f, first)
 		}
 		b = appendKey(b, f, first)
 		b = append(b, '[')
-		for j := range n {
+		for j, s := range list {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendString(b, fv.Index(j).String()); err != nil {
+			if b, err = appendString(b, s); err != nil {
 				return b, errInvalidUTF8(f.fd.FullName())
 			}
 		}
 		return append(b, ']'), nil
 	}
-	n := fv.Len() // goMessageList
-	if n == 0 {
+	list := fieldAt[[]goStructPtr](sp, f.goOffset) // goMessageList
+	if len(list) == 0 {
 		return e.appendUnset(b, f, first)
 	}
 	b = appendKey(b, f, first)
 	b = append(b, '[')
-	for j := range n {
+	for j, mp := range list {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		if b, err = e.appendGoElem(b, f, fv.Index(j)); err != nil {
+		if b, err = e.appendGoElem(b, f, mp); err != nil {
 			return b, err
 		}
 	}
@@ -252,49 +240,55 @@ func scalarGoKindFits(k protoreflect.Kind, gt reflect.Type) bool {
 	return false
 }
 
-// scalarSet reports whether a scalar without presence is set: not its zero
-// value (a negative zero is set), as protobuf-go's Has says.
-func scalarSet(fv reflect.Value) bool {
-	switch fv.Kind() {
-	case reflect.String, reflect.Slice:
-		return fv.Len() > 0
-	case reflect.Bool:
-		return fv.Bool()
-	case reflect.Int32, reflect.Int64:
-		return fv.Int() != 0
-	case reflect.Uint32, reflect.Uint64:
-		return fv.Uint() != 0
-	case reflect.Float32, reflect.Float64:
-		f := fv.Float()
-		return f != 0 || math.Signbit(f)
+// goScalarSet reports whether scalar field f, without presence, of the
+// struct sp points to is set: not its zero value (a negative zero is
+// set), as protobuf-go's Has says.
+func goScalarSet(f *field, sp goStructPtr) bool {
+	switch f.kind {
+	case protoreflect.StringKind:
+		return fieldAt[string](sp, f.goOffset) != ""
+	case protoreflect.BytesKind:
+		return len(fieldAt[[]byte](sp, f.goOffset)) > 0
+	case protoreflect.BoolKind:
+		return fieldAt[bool](sp, f.goOffset)
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return fieldAt[uint32](sp, f.goOffset) != 0
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return fieldAt[uint64](sp, f.goOffset) != 0
+	case protoreflect.FloatKind:
+		return fieldAt[uint32](sp, f.goOffset) != 0 // any bit set: not +0
+	case protoreflect.DoubleKind:
+		return fieldAt[uint64](sp, f.goOffset) != 0
 	}
 	return true
 }
 
-// appendGoScalar writes a scalar of field f from fv, its Go value, as
+// appendGoScalar writes scalar field f of the struct sp points to, as
 // appendSingular writes it from a protoreflect value.
-func (e *Encoder) appendGoScalar(b []byte, f *field, fv reflect.Value) ([]byte, error) {
+func (e *Encoder) appendGoScalar(b []byte, f *field, sp goStructPtr) ([]byte, error) {
 	switch f.kind {
 	case protoreflect.StringKind:
-		return appendStringOf(b, fv.String(), f)
+		return appendStringOf(b, fieldAt[string](sp, f.goOffset), f)
 	case protoreflect.EnumKind:
-		return f.enum.append(e, b, protoreflect.EnumNumber(fv.Int()))
+		return f.enum.append(e, b, protoreflect.EnumNumber(fieldAt[int32](sp, f.goOffset)))
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return strconv.AppendInt(b, fv.Int(), 10), nil
+		return strconv.AppendInt(b, int64(fieldAt[int32](sp, f.goOffset)), 10), nil
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return appendQuotedInt(b, fv.Int()), nil
+		return appendQuotedInt(b, fieldAt[int64](sp, f.goOffset)), nil
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return strconv.AppendUint(b, fv.Uint(), 10), nil
+		return strconv.AppendUint(b, uint64(fieldAt[uint32](sp, f.goOffset)), 10), nil
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return appendQuotedUint(b, fv.Uint()), nil
+		return appendQuotedUint(b, fieldAt[uint64](sp, f.goOffset)), nil
 	case protoreflect.DoubleKind:
-		return appendFloat(b, fv.Float(), 64), nil
+		return appendFloat(b, fieldAt[float64](sp, f.goOffset), 64), nil
 	case protoreflect.FloatKind:
-		return appendFloat(b, fv.Float(), 32), nil
+		return appendFloat(b, float64(fieldAt[float32](sp, f.goOffset)), 32), nil
 	case protoreflect.BoolKind:
-		return strconv.AppendBool(b, fv.Bool()), nil
+		return strconv.AppendBool(b, fieldAt[bool](sp, f.goOffset)), nil
 	}
-	return appendBytes(b, fv.Bytes()), nil // BytesKind
+	return appendBytes(b, fieldAt[[]byte](sp, f.goOffset)), nil // BytesKind
 }
 
 // appendKey writes the separator and key of field f.

@@ -1,6 +1,8 @@
 package jsonenc
 
 import (
+	"reflect"
+
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -35,8 +37,12 @@ type field struct {
 	elem     *plan                        // the message type of value, if any
 	enum     *enumMemo                    // the names of value's enum type, if any
 	goKind   goKind                       // read from the Go struct (gofast.go)
-	goIndex  int                          // its index in the Go struct
-	elemGo   bool                         // elem's messages are read from their Go structs too
+	goOffset uintptr                      // its offset in the Go struct
+	// goElemType is the Go pointer type of the messages of a goMessage
+	// or goMessageList field; elemGo says they are read from their
+	// structs too (they are of elem's generated type).
+	goElemType reflect.Type
+	elemGo     bool
 }
 
 // plan returns the plan of md, building it (and the plans of the message

@@ -3,7 +3,6 @@ package jsonenc
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -45,9 +44,9 @@ func wellKnownWriter(name protoreflect.FullName) wktWriter {
 	return nil
 }
 
-// wktGoWriter writes a well-known type in its own JSON form from sv, its
-// generated Go struct.
-type wktGoWriter func(e *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error)
+// wktGoWriter writes a well-known type in its own JSON form from the
+// generated Go struct sp points to.
+type wktGoWriter func(e *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error)
 
 // wellKnownGoWriter returns the writer of a well-known type's Go struct,
 // when its plan p reads every field from the struct.
@@ -62,19 +61,18 @@ func wellKnownGoWriter(name protoreflect.FullName, p *plan) wktGoWriter {
 	}
 	switch name {
 	case "google.protobuf.Timestamp":
-		return func(_ *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
-			return formatTimestamp(b, sv.Field(p.fields[0].goIndex).Int(), sv.Field(p.fields[1].goIndex).Int())
+		return func(_ *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
+			return formatTimestamp(b, fieldAt[int64](sp, p.fields[0].goOffset), int64(fieldAt[int32](sp, p.fields[1].goOffset)))
 		}
 	case "google.protobuf.Duration":
-		return func(_ *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
-			return formatDuration(b, sv.Field(p.fields[0].goIndex).Int(), sv.Field(p.fields[1].goIndex).Int())
+		return func(_ *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
+			return formatDuration(b, fieldAt[int64](sp, p.fields[0].goOffset), int64(fieldAt[int32](sp, p.fields[1].goOffset)))
 		}
 	case "google.protobuf.BoolValue", "google.protobuf.Int32Value", "google.protobuf.Int64Value",
 		"google.protobuf.UInt32Value", "google.protobuf.UInt64Value", "google.protobuf.FloatValue",
 		"google.protobuf.DoubleValue", "google.protobuf.StringValue", "google.protobuf.BytesValue":
-		return func(e *Encoder, b []byte, sv reflect.Value, p *plan) ([]byte, error) {
-			f := &p.fields[0] // value
-			return e.appendGoScalar(b, f, sv.Field(f.goIndex))
+		return func(e *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
+			return e.appendGoScalar(b, &p.fields[0], sp) // value
 		}
 	}
 	return nil
