@@ -140,19 +140,16 @@ func formatTimestamp(b []byte, secs, nanos int64) ([]byte, error) {
 	return append(b, 'Z', '"'), nil
 }
 
-// appendDateTime writes secs since the Unix epoch, in years 1 to 9999, as
-// "2006-01-02T15:04:05" in UTC, as time.Format would (by Howard Hinnant's
-// days-to-civil algorithm, without time's layout parsing).
+// appendDateTime writes secs since the Unix epoch, in years 1 to 9999
+// (minTimestampSeconds to maxTimestampSeconds), as "2006-01-02T15:04:05"
+// in UTC, as time.Format would (by Howard Hinnant's days-to-civil
+// algorithm, without time's layout parsing). In that range every count
+// below is positive, so it is done in unsigned arithmetic.
 func appendDateTime(b []byte, secs int64) []byte {
-	days, rem := secs/86400, secs%86400
-	if rem < 0 {
-		days, rem = days-1, rem+86400
-	}
-	z := days + 719468
+	since1 := uint64(secs - minTimestampSeconds) // seconds since 0001-01-01
+	rem := uint32(since1 % 86400)
+	z := uint32(since1/86400) + 306 // days since 0000-03-01
 	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	doy := doe - (365*yoe + yoe/4 - yoe/100)
@@ -182,9 +179,14 @@ func appendDateTime(b []byte, secs int64) []byte {
 	return append(b, d[:]...)
 }
 
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
 // put2 writes 0 <= n < 100 as two digits.
-func put2(d []byte, n int64) {
-	d[0], d[1] = byte('0'+n/10), byte('0'+n%10)
+func put2(d []byte, n uint32) {
+	d[0], d[1] = digitPairs[2*n], digitPairs[2*n+1]
 }
 
 func appendDuration(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
@@ -213,22 +215,25 @@ func formatDuration(b []byte, secs, nanos int64) ([]byte, error) {
 }
 
 // appendNanos writes the fraction of a second with 0, 3, 6 or 9 digits,
-// as few as it needs.
+// as few as it needs; 0 <= nanos < 1e9.
 func appendNanos(b []byte, nanos int64) []byte {
 	if nanos == 0 {
 		return b
 	}
+	n := uint32(nanos)
 	var d [10]byte // .123456789
 	d[0] = '.'
-	for i := 9; i > 0; i-- {
-		d[i] = byte('0' + nanos%10)
-		nanos /= 10
+	d[1] = byte('0' + n/1e8)
+	n %= 1e8
+	put2(d[2:4], n/1e6)
+	put2(d[4:6], n/1e4%100)
+	put2(d[6:8], n/100%100)
+	put2(d[8:10], n%100)
+	end := len(d)
+	for end > 4 && string(d[end-3:end]) == "000" {
+		end -= 3
 	}
-	n := len(d)
-	for n > 4 && string(d[n-3:n]) == "000" {
-		n -= 3
-	}
-	return append(b, d[:n]...)
+	return append(b, d[:end]...)
 }
 
 func appendWrapper(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
