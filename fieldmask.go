@@ -6,6 +6,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/protorest/protorest/internal/bind"
 )
@@ -27,12 +28,15 @@ func (q *request) deriveMask(pm protoreflect.Message) error {
 	if err != nil {
 		return bodyError(err)
 	}
-	// Through reflection: for a remote method the mask is a dynamic
-	// message, not a *fieldmaskpb.FieldMask.
 	mv := pm.NewField(q.b.mask).Message()
-	list := mv.Mutable(mv.Descriptor().Fields().ByNumber(fieldMaskPaths)).List()
-	for _, p := range paths {
-		list.Append(protoreflect.ValueOfString(p))
+	if fm, ok := mv.Interface().(*fieldmaskpb.FieldMask); ok {
+		fm.Paths = paths // without protoreflect's conversion of each path
+	} else {
+		// A remote method's mask is a dynamic message.
+		list := mv.Mutable(mv.Descriptor().Fields().ByNumber(fieldMaskPaths)).List()
+		for _, p := range paths {
+			list.Append(protoreflect.ValueOfString(p))
+		}
 	}
 	pm.Set(q.b.mask, protoreflect.ValueOfMessage(mv))
 	return nil

@@ -63,6 +63,35 @@ func DefaultHeaderMatcher(key string) (string, bool) {
 func defaultHeaderOut(key string) (string, bool)  { return MetadataHeaderPrefix + key, true }
 func defaultTrailerOut(key string) (string, bool) { return MetadataTrailerPrefix + key, true }
 
+// permanentMetadataKeys are DefaultHeaderMatcher's names for the
+// permanent headers, lower-cased as metadata keys are: built once, not
+// per request.
+var permanentMetadataKeys = func() map[string]string {
+	m := make(map[string]string, len(permanentHeaders))
+	for h := range permanentHeaders {
+		m[h] = strings.ToLower(MetadataPrefix + h)
+	}
+	return m
+}()
+
+// metadataKey is the incoming metadata key of header key, if the
+// matcher takes it. A nil matcher is DefaultHeaderMatcher, answered from
+// permanentMetadataKeys for the keys net/http canonicalised.
+func (g *Gateway) metadataKey(key string) (string, bool) {
+	match := g.cfg.incoming
+	if match == nil {
+		if name, ok := permanentMetadataKeys[key]; ok {
+			return name, true
+		}
+		if k, ok := strings.CutPrefix(key, MetadataHeaderPrefix); ok && k != "" {
+			return strings.ToLower(k), true
+		}
+		match = DefaultHeaderMatcher
+	}
+	name, ok := match(key)
+	return strings.ToLower(name), ok
+}
+
 // incomingMetadata builds the metadata a method sees for r.
 func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
 	total := 2 // the forwarded host and for
@@ -81,11 +110,10 @@ func (g *Gateway) incomingMetadata(r *http.Request) (metadata.MD, error) {
 				}
 			}
 		}
-		name, ok := g.cfg.incoming(key)
+		name, ok := g.metadataKey(key)
 		if !ok {
 			continue
 		}
-		name = strings.ToLower(name)
 		if !validMetadataKey(name) || isReservedKey(name) {
 			continue
 		}

@@ -76,7 +76,6 @@ func defaultConfig() config {
 		unmarshal:       protojson.UnmarshalOptions{DiscardUnknown: true},
 		maxBody:         4 << 20,
 		maxDepth:        100,
-		incoming:        DefaultHeaderMatcher,
 		outgoingHeader:  defaultHeaderOut,
 		outgoingTrailer: defaultTrailerOut,
 		files:           protoregistry.GlobalFiles,
@@ -211,7 +210,8 @@ func WithMaxJSONDepth(n int) Option {
 }
 
 // WithIncomingHeaderMatcher decides which request headers become incoming
-// metadata, and under which keys. The default is DefaultHeaderMatcher.
+// metadata, and under which keys. The default (or nil) is
+// DefaultHeaderMatcher.
 // Hop-by-hop headers are dropped whatever the matcher says.
 func WithIncomingHeaderMatcher(m HeaderMatcher) Option {
 	return optionFunc(func(c *config) { c.incoming = m })

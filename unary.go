@@ -2,19 +2,15 @@ package protorest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"runtime/debug"
 	"strings"
 	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -195,63 +191,6 @@ func tooLarge(limit int64) error {
 	return newHTTPError(http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
 		"request body larger than the limit of "+formatBytes(limit))
 }
-
-// callContext derives the context a method sees: the request's, with
-// incoming metadata, the Grpc-Timeout deadline, the transport stream and
-// the peer.
-func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Context, context.CancelFunc, *invoke.Stream, error) {
-	md, err := g.incomingMetadata(r)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ctx := metadata.NewIncomingContext(r.Context(), md)
-	ctx, cancel, err := withTimeout(ctx, r)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	stream := invoke.NewStream(fullMethod)
-	ctx = invoke.NewContext(ctx, stream)
-	ctx = peer.NewContext(ctx, peerOf(r))
-	return ctx, cancel, stream, nil
-}
-
-// peerBox holds a peer and its TCP address in one allocation.
-type peerBox struct {
-	peer peer.Peer
-	tcp  net.TCPAddr
-	ip   [16]byte
-}
-
-func peerOf(r *http.Request) *peer.Peer {
-	box := new(peerBox)
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		ip := ap.Addr()
-		if ip.Is4() {
-			a := ip.As4()
-			copy(box.ip[:], a[:])
-			box.tcp.IP = box.ip[:4]
-		} else {
-			box.ip = ip.As16()
-			box.tcp.IP = box.ip[:]
-			box.tcp.Zone = ip.Zone()
-		}
-		box.tcp.Port = int(ap.Port())
-		box.peer.Addr = &box.tcp
-	} else {
-		box.peer.Addr = stringAddr(r.RemoteAddr)
-	}
-	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-		box.peer.LocalAddr = a
-	}
-	return &box.peer
-}
-
-// stringAddr is a remote address that is not host:port (a Unix socket, a
-// test's made-up address).
-type stringAddr string
-
-func (a stringAddr) Network() string { return "unknown" }
-func (a stringAddr) String() string  { return string(a) }
 
 func formatBytes(n int64) string {
 	switch {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/gostruct"
 )
 
 // convKind says how a converter turns a string into a field value.
@@ -45,6 +47,12 @@ type converter struct {
 	enum  *enumValues                     // convEnum
 	sub   [2]protoreflect.FieldDescriptor // the WKT's own fields (see newConverter)
 	inner *converter                      // convWrapper: the wrapped value's converter
+
+	// direct and goIndex place a scalar field without presence in its
+	// generated Go struct, which set writes without protoreflect's
+	// conversions (two allocations a value).
+	direct  *gostruct.Layout
+	goIndex int
 }
 
 // enumValues is an enum's declared values, for conversion without
@@ -100,6 +108,7 @@ func newConverter(fd protoreflect.FieldDescriptor) (c *converter, what, detail s
 		return nil, "map field", ""
 	}
 	c = &converter{fd: fd, list: fd.IsList()}
+	c.direct, c.goIndex = gostruct.ScalarField(fd)
 	kindName := fd.Kind().String()
 	switch fd.Kind() {
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
@@ -386,6 +395,10 @@ func (c *converter) set(parent protoreflect.Message, s string) string {
 		v, problem := c.scalar(s)
 		if problem != "" {
 			return problem
+		}
+		if sv, ok := c.direct.Struct(parent); ok {
+			gostruct.SetScalar(sv.Field(c.goIndex), c.fd.Kind(), v)
+			return ""
 		}
 		parent.Set(c.fd, v)
 	}

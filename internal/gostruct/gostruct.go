@@ -144,3 +144,39 @@ func (l *Layout) Struct(m protoreflect.Message) (reflect.Value, bool) {
 	}
 	return rv.Elem(), true
 }
+
+// SetScalar stores v, a value of kind k, in fv, the struct field of a
+// Scalar field.
+func SetScalar(fv reflect.Value, k protoreflect.Kind, v protoreflect.Value) {
+	switch k {
+	case protoreflect.StringKind:
+		fv.SetString(v.String())
+	case protoreflect.BytesKind:
+		fv.SetBytes(v.Bytes())
+	case protoreflect.BoolKind:
+		fv.SetBool(v.Bool())
+	case protoreflect.EnumKind:
+		fv.SetInt(int64(v.Enum()))
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		fv.SetInt(v.Int())
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		fv.SetUint(v.Uint())
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		fv.SetFloat(v.Float())
+	}
+}
+
+// ScalarField returns, for a Scalar field fd of a generated message, the
+// layout of its message and the field's struct index; nil if fd is not
+// one.
+func ScalarField(fd protoreflect.FieldDescriptor) (*Layout, int) {
+	l := Find(fd.ContainingMessage())
+	if l == nil {
+		return nil, 0
+	}
+	if f, ok := l.Fields[fd.Number()]; ok && f.Kind == Scalar {
+		return l, f.Index
+	}
+	return nil, 0
+}

@@ -42,6 +42,10 @@ var _ grpc.ServerTransportStream = (*Stream)(nil)
 // NewStream returns a stream for the full method name "/pkg.Svc/Method".
 func NewStream(fullMethod string) *Stream { return &Stream{method: fullMethod} }
 
+// Init makes s, a zero Stream, a stream for fullMethod: for a Stream kept
+// inside a larger allocation.
+func (s *Stream) Init(fullMethod string) { s.method = fullMethod }
+
 // Method returns the full method name.
 func (s *Stream) Method() string { return s.method }
 

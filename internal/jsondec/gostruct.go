@@ -22,7 +22,7 @@ func (st *state) memberGo(fv reflect.Value, f *field) error {
 			return errFallback
 		}
 		if v.IsValid() {
-			setScalar(fv, f.value.Kind(), v)
+			gostruct.SetScalar(fv, f.value.Kind(), v)
 		}
 		return nil
 	case gostruct.Message:
@@ -42,31 +42,10 @@ func (st *state) memberGo(fv reflect.Value, f *field) error {
 	panic("jsondec: field without a Go struct path")
 }
 
-// setScalar stores v, of kind k, in fv.
-func setScalar(fv reflect.Value, k protoreflect.Kind, v protoreflect.Value) {
-	switch k {
-	case protoreflect.StringKind:
-		fv.SetString(v.String())
-	case protoreflect.BytesKind:
-		fv.SetBytes(v.Bytes())
-	case protoreflect.BoolKind:
-		fv.SetBool(v.Bool())
-	case protoreflect.EnumKind:
-		fv.SetInt(int64(v.Enum()))
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		fv.SetInt(v.Int())
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		fv.SetUint(v.Uint())
-	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		fv.SetFloat(v.Float())
-	}
-}
-
 // set stores v in field f of m; sv is m's Go struct when it has one.
 func set(m protoreflect.Message, sv reflect.Value, f *field, v protoreflect.Value) {
 	if sv.IsValid() && f.goKind == gostruct.Scalar {
-		setScalar(sv.Field(f.goIndex), f.value.Kind(), v)
+		gostruct.SetScalar(sv.Field(f.goIndex), f.value.Kind(), v)
 		return
 	}
 	m.Set(f.fd, v)

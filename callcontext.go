@@ -1,0 +1,93 @@
+package protorest
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/netip"
+
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+
+	"github.com/protorest/protorest/internal/invoke"
+)
+
+// callContext derives the context a method sees: the request's, with
+// incoming metadata, the Grpc-Timeout deadline, the transport stream and
+// the peer.
+func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Context, context.CancelFunc, *invoke.Stream, error) {
+	md, err := g.incomingMetadata(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx := metadata.NewIncomingContext(r.Context(), md)
+	ctx, cancel, err := withTimeout(ctx, r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c := &methodContext{Context: ctx}
+	c.stream.Init(fullMethod)
+	c.setPeer(r)
+	return c, cancel, &c.stream, nil
+}
+
+// methodContext carries a call's transport stream and peer, with them in
+// one allocation: through context.WithValue it would be four (two
+// contexts, the stream, the peer). grpc's context keys are unexported, so
+// Value recognises them by asking keyProbe, a context that holds a
+// sentinel under each: what it answers with a sentinel is that key.
+type methodContext struct {
+	context.Context
+	stream invoke.Stream
+	peer   peer.Peer
+	tcp    net.TCPAddr
+	ip     [16]byte
+}
+
+var (
+	streamSentinel = new(invoke.Stream)
+	peerSentinel   = new(peer.Peer)
+	keyProbe       = peer.NewContext(invoke.NewContext(context.Background(), streamSentinel), peerSentinel)
+)
+
+// Value answers grpc's transport-stream and peer keys, and asks the
+// parent for every other.
+func (c *methodContext) Value(key any) any {
+	switch keyProbe.Value(key) {
+	case any(streamSentinel):
+		return &c.stream
+	case any(peerSentinel):
+		return &c.peer
+	}
+	return c.Context.Value(key)
+}
+
+// setPeer fills the peer from the request's remote and local addresses.
+func (c *methodContext) setPeer(r *http.Request) {
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		ip := ap.Addr()
+		if ip.Is4() {
+			a := ip.As4()
+			copy(c.ip[:], a[:])
+			c.tcp.IP = c.ip[:4]
+		} else {
+			c.ip = ip.As16()
+			c.tcp.IP = c.ip[:]
+			c.tcp.Zone = ip.Zone()
+		}
+		c.tcp.Port = int(ap.Port())
+		c.peer.Addr = &c.tcp
+	} else {
+		c.peer.Addr = stringAddr(r.RemoteAddr)
+	}
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		c.peer.LocalAddr = a
+	}
+}
+
+// stringAddr is a remote address that is not host:port (a Unix socket, a
+// test's made-up address).
+type stringAddr string
+
+func (a stringAddr) Network() string { return "unknown" }
+func (a stringAddr) String() string  { return string(a) }
