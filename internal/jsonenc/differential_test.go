@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/bufbuild/protocompile"
@@ -24,6 +25,7 @@ import (
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonenc/internal/kindspb"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
@@ -85,9 +87,12 @@ func TestMatchesProtojson(t *testing.T) {
 		&libraryv1.Book{Name: "n", CreateTime: timestamppb.Now(), Labels: map[string]string{"k": "v"}},
 		anyBook, anyTS, anyDur,
 		&pluginpb.Version{Major: proto.Int32(1), Suffix: proto.String("")}, // proto2 presence
+		// String maps sorted on the stack (up to 8 entries) and in a slice.
+		&confv1.Probe{Labels: labels(8)}, &confv1.Probe{Labels: labels(9)}, &confv1.Probe{Labels: labels(40)},
 		// Errors both must report.
 		&confv1.Probe{Name: "bad \xff utf-8"},
 		&confv1.Probe{Labels: map[string]string{"\xfe": "x"}},
+		&confv1.Probe{Labels: labels(20, "\xfe")},
 		&confv1.Probe{Ts: &timestamppb.Timestamp{Seconds: 253402300800}},
 		&confv1.Probe{Dur: &durationpb.Duration{Seconds: 1, Nanos: -1}},
 		&confv1.Probe{Val: &structpb.Value{}},
@@ -103,6 +108,19 @@ func TestMatchesProtojson(t *testing.T) {
 			same(t, o, enc, m)
 		}
 	}
+}
+
+// labels returns a map of n entries with keys that sort differently as
+// bytes and as numbers, and the extra keys.
+func labels(n int, extra ...string) map[string]string {
+	m := map[string]string{}
+	for i := range n {
+		m[strconv.Itoa(i*37%101)] = strconv.Itoa(i)
+	}
+	for _, k := range extra {
+		m[k] = "x"
+	}
+	return m
 }
 
 func TestFieldMaskPaths(t *testing.T) {
@@ -222,8 +240,22 @@ func TestRandomProbes(t *testing.T) {
 	}
 }
 
+// TestRandomKinds fills Kinds (every scalar kind, read from the Go struct,
+// beside fields read through protoreflect) at random.
+func TestRandomKinds(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		m := &kindspb.Kinds{}
+		fill(rng, m.ProtoReflect(), 2)
+		for _, o := range optionSets {
+			same(t, o, encoderFor(o, nil), m)
+		}
+	}
+}
+
 func FuzzMatchesProtojson(f *testing.F) {
-	for _, s := range []uint64{0, 1, 42, 1 << 40} {
+	for _, s := range []uint64{0, 1, 2, 42, 1 << 40} {
 		f.Add(s, uint8(0))
 	}
 	md := compileEditions(f)
@@ -231,14 +263,19 @@ func FuzzMatchesProtojson(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, seed>>7))
 		o := optionSets[int(opt)%len(optionSets)]
 		var m proto.Message
-		if seed%2 == 0 {
+		switch seed % 3 {
+		case 0:
 			p := &confv1.Probe{}
 			fill(rng, p.ProtoReflect(), 4)
 			m = p
-		} else {
+		case 1:
 			d := dynamicpb.NewMessage(md)
 			fill(rng, d, 4)
 			m = d
+		default:
+			k := &kindspb.Kinds{}
+			fill(rng, k.ProtoReflect(), 2)
+			m = k
 		}
 		same(t, o, encoderFor(o, nil), m)
 	})
