@@ -9,6 +9,12 @@
 // everything else, any input it rejects included, it hands to protojson,
 // which has the last word and writes the error. So an error always reads as
 // protojson's does.
+//
+// It has two targets: messages (Unmarshal, TryUnmarshal) and protobuf wire
+// bytes (AppendWire, wire.go), for a backend that takes the bytes as they
+// are, with no message built in between. Both read through the same
+// scanner, plans, members loop and scalar and well-known readers, and so
+// decide the same input; only where the values go differs.
 package jsondec
 
 import (
@@ -81,6 +87,23 @@ func (d *Decoder) fast(data []byte, m proto.Message) error {
 		return errFallback
 	}
 	proto.Reset(m)
+	st := d.start(data)
+	err := st.message(pm, reflect.Value{}, p)
+	if err == nil && !st.end() {
+		err = errFallback
+	}
+	d.release(st)
+	if err != nil {
+		return err
+	}
+	if !d.opts.AllowPartial && p.required && proto.CheckInitialized(m) != nil {
+		return errFallback
+	}
+	return nil
+}
+
+// start takes a state from the pool, set to read data.
+func (d *Decoder) start(data []byte) *state {
 	st, _ := d.pool.Get().(*state)
 	if st == nil {
 		st = new(state)
@@ -92,13 +115,17 @@ func (d *Decoder) fast(data []byte, m proto.Message) error {
 	st.scanner = scanner{data: data, scratch: st.scratch[:0], maxDepth: d.maxDepth}
 	st.discard, st.limit = d.opts.DiscardUnknown, limit
 	st.ws()
-	err := st.message(pm, reflect.Value{}, p)
-	if err == nil {
-		st.ws()
-		if st.pos != len(data) {
-			err = errFallback
-		}
-	}
+	return st
+}
+
+// end reports whether only whitespace is left after the value read.
+func (st *state) end() bool {
+	st.ws()
+	return st.pos == len(st.data)
+}
+
+// release gives st back to the pool, unless it grew too large to keep.
+func (d *Decoder) release(st *state) {
 	if cap(st.scratch) <= 64<<10 {
 		st.data = nil
 		clear(st.strs) // left over by an error: not kept alive by the pool
@@ -106,13 +133,6 @@ func (d *Decoder) fast(data []byte, m proto.Message) error {
 		st.strs, st.msgs = st.strs[:0], st.msgs[:0]
 		d.pool.Put(st)
 	}
-	if err != nil {
-		return err
-	}
-	if !d.opts.AllowPartial && p.required && proto.CheckInitialized(m) != nil {
-		return errFallback
-	}
-	return nil
 }
 
 // state is one decoding's: the scanner and what the options say.

@@ -84,11 +84,12 @@ func messageTypes(t testing.TB) []protoreflect.MessageDescriptor {
 // TestRandomMessages decodes protojson's own output for random messages
 // (with its random spaces, under every marshal option): the decoder must
 // decide every one by itself unless it holds a type it leaves to
-// protojson, and build what protojson builds.
+// protojson, and build what protojson builds. The wire target is checked
+// on the same input (see agreeWire).
 func TestRandomMessages(t *testing.T) {
 	marshal := []protojson.MarshalOptions{{}, {EmitUnpopulated: true}, {UseProtoNames: true, UseEnumNumbers: true}, {Multiline: true}}
 	rng := rand.New(rand.NewPCG(5, 6))
-	decided, total := 0, 0
+	decided, wire, total := 0, 0, 0
 	for _, md := range messageTypes(t) {
 		for i := range 1000 {
 			m := dynamicpb.NewMessage(md)
@@ -102,6 +103,9 @@ func TestRandomMessages(t *testing.T) {
 			total++
 			o := unmarshalOptions[i%len(unmarshalOptions)]
 			ok, valid := agree(t, o, md, data)
+			if agreeWire(t, o, md, data) {
+				wire++
+			}
 			if ok {
 				decided++
 			} else if valid && o.RecursionLimit == 0 {
@@ -109,7 +113,7 @@ func TestRandomMessages(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("decoder decided %d of %d", decided, total)
+	t.Logf("decoder decided %d of %d, wire target %d", decided, total, wire)
 }
 
 // FuzzUnmarshal feeds arbitrary bytes to both decoders (see agree).

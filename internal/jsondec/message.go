@@ -33,6 +33,23 @@ func (st *state) messageBody(m protoreflect.Message, sv reflect.Value, p *plan) 
 	if p.wkt != wktNone {
 		return st.wellKnown(m, sv, p)
 	}
+	return st.members(p, func(f *field) error {
+		if sv.IsValid() && f.goKind != gostruct.None {
+			return st.memberGo(sv.Field(f.goIndex), f)
+		}
+		return st.member(m, f)
+	})
+}
+
+// members reads the members of a JSON object, the form of a message of
+// plan p, as protojson's unmarshalMessage does, and calls each with the
+// field of each member whose value is to be read (at pos). Both targets,
+// messages and wire bytes, read objects through it, so they take and
+// refuse the same members: unknown names are skipped when the options
+// discard them, null leaves a field unset (and does not count for its
+// oneof) unless the field is nullable, and a field given twice or a
+// second member of one oneof is left to protojson.
+func (st *state) members(p *plan, each func(f *field) error) error {
 	empty, ok := st.open('{')
 	if !ok {
 		return errFallback
@@ -58,7 +75,17 @@ func (st *state) messageBody(m protoreflect.Message, sv reflect.Value, p *plan) 
 			return errFallback // a field given twice
 		default:
 			next = i + 1
-			if err := st.member(m, sv, &p.fields[i], &oneofs); err != nil {
+			f := &p.fields[i]
+			if st.peek() == 'n' && !f.nullable {
+				if !st.literal("null") {
+					return errFallback
+				}
+				break
+			}
+			if f.oneof >= 0 && oneofs.testAndSet(f.oneof) {
+				return errFallback // a second member of one oneof
+			}
+			if err := each(f); err != nil {
 				return err
 			}
 		}
@@ -69,27 +96,13 @@ func (st *state) messageBody(m protoreflect.Message, sv reflect.Value, p *plan) 
 	return nil
 }
 
-// member reads the value of field f of m; sv is m's Go struct when it
-// has one.
-func (st *state) member(m protoreflect.Message, sv reflect.Value, f *field, oneofs *bitset) error {
-	if st.peek() == 'n' && !f.nullable {
-		// null leaves the field unset (and does not count for its oneof).
-		if !st.literal("null") {
-			return errFallback
-		}
-		return nil
-	}
-	if sv.IsValid() && f.goKind != gostruct.None {
-		return st.memberGo(sv.Field(f.goIndex), f)
-	}
+// member reads the value of field f of m.
+func (st *state) member(m protoreflect.Message, f *field) error {
 	switch {
 	case f.list:
 		return st.list(m.Mutable(f.fd).List(), f)
 	case f.isMap:
 		return st.mapValue(m.Mutable(f.fd).Map(), f)
-	}
-	if f.oneof >= 0 && oneofs.testAndSet(f.oneof) {
-		return errFallback // a second member of one oneof
 	}
 	if f.elem != nil {
 		v := m.NewField(f.fd)
@@ -104,7 +117,7 @@ func (st *state) member(m protoreflect.Message, sv reflect.Value, f *field, oneo
 		return errFallback
 	}
 	if v.IsValid() {
-		set(m, sv, f, v)
+		m.Set(f.fd, v)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package jsondec
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -167,25 +168,43 @@ func (st *state) float(bits int) (float64, bool) {
 	return x, err == nil
 }
 
-// decodeBase64 decodes bytes as protojson does: standard or URL alphabet
-// (by whether - or _ appear), padded or not (by the length).
+// decodeBase64 decodes bytes as protojson does (see appendBase64).
 func decodeBase64(s []byte) (protoreflect.Value, bool) {
-	enc := base64.StdEncoding
+	out, ok := appendBase64([]byte{}, s) // empty, not nil: set
+	if !ok {
+		return protoreflect.Value{}, false
+	}
+	return protoreflect.ValueOfBytes(out), true
+}
+
+// appendBase64 appends to dst the bytes s encodes as protojson decodes
+// them: standard or URL alphabet (by whether - or _ appear), padded or not
+// (by the length).
+func appendBase64(dst, s []byte) ([]byte, bool) {
+	url := false
 	for _, c := range s {
 		if c == '-' || c == '_' {
-			enc = base64.URLEncoding
+			url = true
 			break
 		}
 	}
-	if len(s)%4 != 0 {
-		enc = enc.WithPadding(base64.NoPadding)
+	// The Raw encodings are WithPadding(NoPadding), made once.
+	enc := base64.StdEncoding
+	switch raw := len(s)%4 != 0; {
+	case url && raw:
+		enc = base64.RawURLEncoding
+	case url:
+		enc = base64.URLEncoding
+	case raw:
+		enc = base64.RawStdEncoding
 	}
-	out := make([]byte, enc.DecodedLen(len(s)))
-	n, err := enc.Decode(out, s)
+	at := len(dst)
+	dst = slices.Grow(dst, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(dst[at:at+enc.DecodedLen(len(s))], s)
 	if err != nil {
-		return protoreflect.Value{}, false
+		return dst[:at], false
 	}
-	return protoreflect.ValueOfBytes(out[:n]), true
+	return dst[:at+n], true
 }
 
 // enum reads an enum value: its name, its number, or null for

@@ -101,30 +101,38 @@ func (p *plan) byNumber(n protoreflect.FieldNumber) *field {
 }
 
 func (st *state) timestamp(m protoreflect.Message, sv reflect.Value, p *plan) bool {
+	secs, nanos, ok := st.timestampValue()
+	if ok {
+		set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
+		set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
+	}
+	return ok
+}
+
+// timestampValue reads a Timestamp's string form: its seconds and nanos.
+func (st *state) timestampValue() (secs int64, nanos int32, ok bool) {
 	s, ok := st.str()
 	if !ok {
-		return false
+		return 0, 0, false
 	}
-	secs, nanos, ok := parseUTC(s)
+	secs, nanos, ok = parseUTC(s)
 	if !ok {
 		t, err := time.Parse(time.RFC3339Nano, string(s))
 		if err != nil {
-			return false
+			return 0, 0, false
 		}
 		secs, nanos = t.Unix(), int32(t.Nanosecond())
 	}
 	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
-		return false
+		return 0, 0, false
 	}
 	// At most nine digits of fraction.
 	i := lastIndex(s, func(c byte) bool { return c == '.' })
 	j := lastIndex(s, func(c byte) bool { return c == 'Z' || c == '-' || c == '+' })
 	if i >= 0 && j >= i && j-i > len(".999999999") {
-		return false
+		return 0, 0, false
 	}
-	set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
-	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
-	return true
+	return secs, nanos, true
 }
 
 // parseUTC reads the form encoders write, YYYY-MM-DDTHH:MM:SS[.f]Z with
@@ -221,17 +229,25 @@ func lastIndex(s []byte, match func(byte) bool) int {
 }
 
 func (st *state) duration(m protoreflect.Message, sv reflect.Value, p *plan) bool {
+	secs, nanos, ok := st.durationValue()
+	if ok {
+		set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
+		set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
+	}
+	return ok
+}
+
+// durationValue reads a Duration's string form: its seconds and nanos.
+func (st *state) durationValue() (secs int64, nanos int32, ok bool) {
 	s, ok := st.str()
 	if !ok {
-		return false
+		return 0, 0, false
 	}
-	secs, nanos, ok := parseDuration(s)
+	secs, nanos, ok = parseDuration(s)
 	if !ok || secs < -maxSecondsInDuration || secs > maxSecondsInDuration {
-		return false
+		return 0, 0, false
 	}
-	set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
-	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
-	return true
+	return secs, nanos, true
 }
 
 // parseDuration reads a Duration's string form by protojson's grammar:
@@ -296,61 +312,91 @@ func parseDuration(b []byte) (secs int64, nanos int32, ok bool) {
 	return secs, nanos, true
 }
 
+// valueMember is the member of google.protobuf.Value's oneof (plan p)
+// that the JSON value starting with c sets, nil if none does.
+func valueMember(p *plan, c byte) *field {
+	switch {
+	case c == 'n':
+		return p.byNumber(1) // null_value
+	case c == '-' || isDigit(c):
+		return p.byNumber(2) // number_value
+	case c == '"':
+		return p.byNumber(3) // string_value
+	case c == 't' || c == 'f':
+		return p.byNumber(4) // bool_value
+	case c == '{':
+		return p.byNumber(5) // struct_value
+	case c == '[':
+		return p.byNumber(6) // list_value
+	}
+	return nil
+}
+
+// valueNumber reads a Value's number_value: a JSON number, as a double.
+func (st *state) valueNumber() (float64, bool) {
+	b, _ := st.number()
+	x, err := strconv.ParseFloat(string(b), 64)
+	return x, b != nil && err == nil
+}
+
 // value reads google.protobuf.Value: any JSON value.
 func (st *state) value(m protoreflect.Message, p *plan) error {
-	var f *field
+	f := valueMember(p, st.peek())
+	if f == nil {
+		return errFallback
+	}
 	var v protoreflect.Value
-	switch c := st.peek(); {
-	case c == 'n':
-		if !st.literal("null") {
-			return errFallback
-		}
-		f, v = p.byNumber(1), protoreflect.ValueOfEnum(0)
-	case c == 't' || c == 'f':
-		f = p.byNumber(4)
-		var ok bool
-		if v, ok = st.scalar(f); !ok {
-			return errFallback
-		}
-	case c == '-' || isDigit(c):
-		b, _ := st.number()
-		x, err := strconv.ParseFloat(string(b), 64)
-		if b == nil || err != nil {
-			return errFallback
-		}
-		f, v = p.byNumber(2), protoreflect.ValueOfFloat64(x)
-	case c == '"':
-		s, ok := st.str()
-		if !ok {
-			return errFallback
-		}
-		f, v = p.byNumber(3), protoreflect.ValueOfString(string(s))
-	case c == '{':
+	ok := true
+	switch f.fd.Number() {
+	case 1:
+		ok, v = st.literal("null"), protoreflect.ValueOfEnum(0)
+	case 2:
+		var x float64
+		x, ok = st.valueNumber()
+		v = protoreflect.ValueOfFloat64(x)
+	case 3:
+		var s []byte
+		s, ok = st.str()
+		v = protoreflect.ValueOfString(string(s))
+	case 4:
+		v, ok = st.scalar(f)
+	case 5, 6:
 		// A Struct or ListValue inside a Value is not a level of its own
 		// for protojson's recursion limit.
-		f = p.byNumber(5)
 		v = m.NewField(f.fd)
 		inner := &f.elem.fields[0]
-		if err := st.mapValue(v.Message().Mutable(inner.fd).Map(), inner); err != nil {
+		var err error
+		if f.fd.Number() == 5 {
+			err = st.mapValue(v.Message().Mutable(inner.fd).Map(), inner)
+		} else {
+			err = st.list(v.Message().Mutable(inner.fd).List(), inner)
+		}
+		if err != nil {
 			return err
 		}
-	case c == '[':
-		f = p.byNumber(6)
-		v = m.NewField(f.fd)
-		inner := &f.elem.fields[0]
-		if err := st.list(v.Message().Mutable(inner.fd).List(), inner); err != nil {
-			return err
-		}
-	default:
+	}
+	if !ok {
 		return errFallback
 	}
 	m.Set(f.fd, v)
 	return nil
 }
 
-// fieldMask reads a FieldMask: comma-separated lowerCamel paths, each
-// turned to snake_case and required to be a valid name.
+// fieldMask reads a FieldMask.
 func (st *state) fieldMask(m protoreflect.Message, p *plan) bool {
+	var l protoreflect.List
+	return st.fieldMaskPaths(func(path string) {
+		if l == nil {
+			l = m.Mutable(p.byNumber(1).fd).List()
+		}
+		l.Append(protoreflect.ValueOfString(path))
+	})
+}
+
+// fieldMaskPaths reads a FieldMask's string form, comma-separated
+// lowerCamel paths, and calls add with each turned to snake_case; false if
+// one is not a valid name.
+func (st *state) fieldMaskPaths(add func(path string)) bool {
 	b, ok := st.str()
 	if !ok {
 		return false
@@ -359,14 +405,12 @@ func (st *state) fieldMask(m protoreflect.Message, p *plan) bool {
 	if s == "" {
 		return true
 	}
-	f := p.byNumber(1)
-	l := m.Mutable(f.fd).List()
 	for path := range strings.SplitSeq(s, ",") {
 		snake := snakeCase(path)
 		if strings.Contains(path, "_") || !protoreflect.FullName(snake).IsValid() {
 			return false
 		}
-		l.Append(protoreflect.ValueOfString(snake))
+		add(snake)
 	}
 	return true
 }
