@@ -26,6 +26,7 @@ type binding struct {
 	status        int
 	mask          protoreflect.FieldDescriptor // PATCH field-mask derivation target, or nil
 	maskDeriver   *bind.MaskDeriver            // reads the body's keys, when mask is set
+	wire          *wirePlan                    // remote: a binary body goes on as it is (remote.go), or nil
 }
 
 type pathVar struct {

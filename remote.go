@@ -22,6 +22,7 @@ import (
 	"github.com/protorest/protorest/internal/descsource"
 	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/wirescan"
 )
 
 // A RemoteOption configures RegisterRemote: where the backend's
@@ -96,6 +97,16 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 // Grpc-Metadata-* headers and Grpc-Trailer-* trailers. The unary server
 // interceptors given to NewGateway do not run for remote methods: put
 // client interceptors on conn instead.
+//
+// A unary request whose body is binary (application/proto,
+// application/protobuf, application/x-protobuf) for a rule whose body is
+// "*" goes to the backend as the client sent it, once a scan of the wire
+// format has found that decoding it would succeed; path variables are
+// appended to it when that sets them as decoding would. A body that would
+// not decode gets the same 400 INVALID_ARGUMENT as before, and the backend
+// is not called. Such a request, and every remote response, reaches
+// conn's client interceptors as a google.protobuf.Empty whose unknown
+// fields are the message's bytes.
 //
 // Unlike RegisterService it returns its errors: descriptors that cannot
 // be loaded, rules that cannot be served, or routes that conflict. It
@@ -179,6 +190,7 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 	}
 	var entries []*route.Entry[*endpoint]
 	var names []string
+	scans := wirescan.NewTypes(nil) // proto.Unmarshal's resolver, as codec.Proto's
 	for _, sd := range set.Services {
 		names = append(names, string(sd.FullName()))
 		methods := sd.Methods()
@@ -193,6 +205,9 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 			es, err := g.methodEntries(md, target)
 			if err != nil {
 				return err
+			}
+			for _, e := range es {
+				e.Value.binding.wire = newWirePlan(scans, e.Value.binding)
 			}
 			entries = append(entries, es...)
 		}
@@ -297,8 +312,8 @@ func (g *Gateway) pending() bool {
 	return false
 }
 
-// invokeRemote sends the request to the backend as a dynamic message and
-// returns its reply.
+// invokeRemote sends the request to the backend, as the client's bytes
+// when wireRequest can, else as a dynamic message, and returns its reply.
 func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto.Message, metadata.MD, metadata.MD, error) {
 	md, err := g.incomingMetadata(r)
 	if err != nil {
@@ -312,9 +327,13 @@ func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	in := dynamicpb.NewMessage(b.input)
-	if err := req.decode(in); err != nil {
-		return nil, nil, nil, err
+	in, ok := g.wireRequest(b, req)
+	if !ok {
+		msg := dynamicpb.NewMessage(b.input)
+		if err := req.decode(msg); err != nil {
+			return nil, nil, nil, err
+		}
+		in = msg
 	}
 	out := newWireResponse()
 	var header, trailer metadata.MD
@@ -323,6 +342,111 @@ func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto
 		return nil, header, trailer, err
 	}
 	return out, header, trailer, nil
+}
+
+// wirePlan is how a remote unary binding sends a binary request body to
+// the backend as it is, with no message built: its type compiled for the
+// scan that checks the body as decoding it would, and an empty read-only
+// request for the query parameters' checks.
+type wirePlan struct {
+	scan *wirescan.Message
+	zero protoreflect.Message
+}
+
+// newWirePlan returns the plan for b, or nil when its requests must be
+// decoded: a streaming method; a body other than "*" (the bytes are a
+// field's, not the request's) or into a google.api.HttpBody (the bytes are
+// its data); a path variable that appending cannot set (see appendable).
+func newWirePlan(scans *wirescan.Types, b *binding) *wirePlan {
+	if b.streaming() || b.body.kind != bodyAll || b.body.raw != nil {
+		return nil
+	}
+	for _, pv := range b.vars {
+		if !appendable(pv.field.Path()) {
+			return nil
+		}
+	}
+	return &wirePlan{scan: scans.Message(b.input), zero: dynamicpb.NewMessageType(b.input).Zero()}
+}
+
+// appendable reports whether appending the encoding of a path variable's
+// field to the body sets it as decoding and then setting it does: the path
+// wins over the body. That holds for a singular scalar, whose last value
+// wins, reached through singular messages, which merge. Not for a message
+// (a Timestamp from the path replaces the body's; appended, it would
+// merge), a repeated field (replaced, not extended), or a path through a
+// oneof member (setting it fails when the body set another member, which
+// only decoding the body tells).
+func appendable(path []protoreflect.FieldDescriptor) bool {
+	leaf := path[len(path)-1]
+	if leaf.IsList() || leaf.IsMap() || leaf.Message() != nil {
+		return false
+	}
+	for _, fd := range path {
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			return false
+		}
+	}
+	return true
+}
+
+// wireRequest returns the request as the body's own bytes, with the path
+// variables' fields appended, when the body is binary (codec.Proto) and the
+// binding has a wirePlan. It reports false whenever anything differs from
+// the plain case: the scan rejects the body, a path variable or query
+// parameter fails, or a path variable's value is one that encodes to
+// nothing (the zero value of a field without presence: appended, it would
+// not override the body's). The caller then decodes the request, which
+// gives the error, or the same request, as before.
+//
+// The bytes travel as the unknown fields of an Empty, which grpc's codec
+// writes out verbatim. A client interceptor on the connection sees that
+// Empty, not a message of the method's input type.
+func (g *Gateway) wireRequest(b *binding, req *request) (proto.Message, bool) {
+	w := b.wire
+	if w == nil || !isProtoCodec(req.in) || w.scan.Scan(req.body) != nil {
+		return nil, false
+	}
+	data := req.body
+	if len(b.vars) > 0 {
+		bound := dynamicpb.NewMessage(b.input)
+		for i, pv := range b.vars {
+			val, err := g.pathValue(req.m.RawVar(i), pv.field.String(), pv.multi)
+			if err != nil || pv.field.SetPathValue(bound, val) != nil {
+				return nil, false
+			}
+		}
+		for _, pv := range b.vars {
+			if !isSet(bound, pv.field.Path()) {
+				return nil, false
+			}
+		}
+		// Not AllowPartial: a message on a variable's path that lacks a
+		// required field fails here, and the request is decoded instead
+		// (to fail in grpc's codec, unless the body set that field).
+		var err error
+		if data, err = (proto.MarshalOptions{}).MarshalAppend(data, bound); err != nil {
+			return nil, false
+		}
+	}
+	// The rule's body is "*", so the query sets no field: it only checks
+	// that the parameters are ignored ones.
+	if raw := req.r.URL.RawQuery; raw != "" && b.query.Bind(w.zero, raw) != nil {
+		return nil, false
+	}
+	in := new(emptypb.Empty)
+	in.ProtoReflect().SetUnknown(data)
+	return in, true
+}
+
+// isSet reports whether the field at path is set in m, so that its
+// encoding is not empty.
+func isSet(m *dynamicpb.Message, path []protoreflect.FieldDescriptor) bool {
+	pm := protoreflect.Message(m)
+	for _, fd := range path[:len(path)-1] {
+		pm = pm.Get(fd).Message()
+	}
+	return pm.Has(path[len(path)-1])
 }
 
 // newWireResponse returns what a remote backend's response is received
