@@ -1,6 +1,7 @@
 package jsonenc
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -161,11 +162,7 @@ func (e *Encoder) appendFast(b []byte, f *field, sp goStructPtr, first *bool) ([
 	var err error
 	switch f.goKind {
 	case goScalar:
-		if !goScalarSet(f, sp) {
-			return e.appendUnset(b, f, first)
-		}
-		b = appendKey(b, f, first)
-		return e.appendGoScalar(b, f, sp)
+		return e.appendGoScalar(b, f, sp, first)
 	case goMessage:
 		mp := fieldAt[goStructPtr](sp, f.goOffset)
 		if mp == nil {
@@ -240,55 +237,73 @@ func scalarGoKindFits(k protoreflect.Kind, gt reflect.Type) bool {
 	return false
 }
 
-// goScalarSet reports whether scalar field f, without presence, of the
-// struct sp points to is set: not its zero value (a negative zero is
-// set), as protobuf-go's Has says.
-func goScalarSet(f *field, sp goStructPtr) bool {
+// appendGoScalar writes scalar field f, without presence, of the struct
+// sp points to, as appendSingular writes a protoreflect value; a zero
+// value (but a negative zero) is unset, as protobuf-go's Has says, and
+// written as appendUnset says.
+func (e *Encoder) appendGoScalar(b []byte, f *field, sp goStructPtr, first *bool) ([]byte, error) {
 	switch f.kind {
 	case protoreflect.StringKind:
-		return fieldAt[string](sp, f.goOffset) != ""
-	case protoreflect.BytesKind:
-		return len(fieldAt[[]byte](sp, f.goOffset)) > 0
-	case protoreflect.BoolKind:
-		return fieldAt[bool](sp, f.goOffset)
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind,
-		protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return fieldAt[uint32](sp, f.goOffset) != 0
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
-		protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return fieldAt[uint64](sp, f.goOffset) != 0
-	case protoreflect.FloatKind:
-		return fieldAt[uint32](sp, f.goOffset) != 0 // any bit set: not +0
-	case protoreflect.DoubleKind:
-		return fieldAt[uint64](sp, f.goOffset) != 0
-	}
-	return true
-}
-
-// appendGoScalar writes scalar field f of the struct sp points to, as
-// appendSingular writes it from a protoreflect value.
-func (e *Encoder) appendGoScalar(b []byte, f *field, sp goStructPtr) ([]byte, error) {
-	switch f.kind {
-	case protoreflect.StringKind:
-		return appendStringOf(b, fieldAt[string](sp, f.goOffset), f)
+		v := fieldAt[string](sp, f.goOffset)
+		if v == "" {
+			break
+		}
+		return appendStringOf(appendKey(b, f, first), v, f)
 	case protoreflect.EnumKind:
-		return f.enum.append(e, b, protoreflect.EnumNumber(fieldAt[int32](sp, f.goOffset)))
+		v := fieldAt[int32](sp, f.goOffset)
+		if v == 0 {
+			break
+		}
+		return f.enum.append(e, appendKey(b, f, first), protoreflect.EnumNumber(v))
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return strconv.AppendInt(b, int64(fieldAt[int32](sp, f.goOffset)), 10), nil
+		v := fieldAt[int32](sp, f.goOffset)
+		if v == 0 {
+			break
+		}
+		return strconv.AppendInt(appendKey(b, f, first), int64(v), 10), nil
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return appendQuotedInt(b, fieldAt[int64](sp, f.goOffset)), nil
+		v := fieldAt[int64](sp, f.goOffset)
+		if v == 0 {
+			break
+		}
+		return appendQuotedInt(appendKey(b, f, first), v), nil
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return strconv.AppendUint(b, uint64(fieldAt[uint32](sp, f.goOffset)), 10), nil
+		v := fieldAt[uint32](sp, f.goOffset)
+		if v == 0 {
+			break
+		}
+		return strconv.AppendUint(appendKey(b, f, first), uint64(v), 10), nil
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return appendQuotedUint(b, fieldAt[uint64](sp, f.goOffset)), nil
+		v := fieldAt[uint64](sp, f.goOffset)
+		if v == 0 {
+			break
+		}
+		return appendQuotedUint(appendKey(b, f, first), v), nil
 	case protoreflect.DoubleKind:
-		return appendFloat(b, fieldAt[float64](sp, f.goOffset), 64), nil
+		v := fieldAt[float64](sp, f.goOffset)
+		if math.Float64bits(v) == 0 { // +0: a negative zero is set
+			break
+		}
+		return appendFloat(appendKey(b, f, first), v, 64), nil
 	case protoreflect.FloatKind:
-		return appendFloat(b, float64(fieldAt[float32](sp, f.goOffset)), 32), nil
+		v := fieldAt[float32](sp, f.goOffset)
+		if math.Float32bits(v) == 0 {
+			break
+		}
+		return appendFloat(appendKey(b, f, first), float64(v), 32), nil
 	case protoreflect.BoolKind:
-		return strconv.AppendBool(b, fieldAt[bool](sp, f.goOffset)), nil
+		if !fieldAt[bool](sp, f.goOffset) {
+			break
+		}
+		return append(appendKey(b, f, first), "true"...), nil
+	case protoreflect.BytesKind:
+		v := fieldAt[[]byte](sp, f.goOffset)
+		if len(v) == 0 {
+			break
+		}
+		return appendBytes(appendKey(b, f, first), v), nil
 	}
-	return appendBytes(b, fieldAt[[]byte](sp, f.goOffset)), nil // BytesKind
+	return e.appendUnset(b, f, first)
 }
 
 // appendKey writes the separator and key of field f.

@@ -68,12 +68,6 @@ func wellKnownGoWriter(name protoreflect.FullName, p *plan) wktGoWriter {
 		return func(_ *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
 			return formatDuration(b, fieldAt[int64](sp, p.fields[0].goOffset), int64(fieldAt[int32](sp, p.fields[1].goOffset)))
 		}
-	case "google.protobuf.BoolValue", "google.protobuf.Int32Value", "google.protobuf.Int64Value",
-		"google.protobuf.UInt32Value", "google.protobuf.UInt64Value", "google.protobuf.FloatValue",
-		"google.protobuf.DoubleValue", "google.protobuf.StringValue", "google.protobuf.BytesValue":
-		return func(e *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
-			return e.appendGoScalar(b, &p.fields[0], sp) // value
-		}
 	}
 	return nil
 }
