@@ -62,7 +62,9 @@ func New(opts Options) *Encoder {
 // MessageSet; protojson writes it.
 var ErrUnsupported = errors.New("jsonenc: message type not supported")
 
-// Append appends the JSON form of m to b.
+// Append appends the JSON form of m to b. When b has less room than
+// recent messages of m's type needed, it is grown once, to that size,
+// before anything is written (see sizeHint).
 func (e *Encoder) Append(b []byte, m proto.Message) ([]byte, error) {
 	if m == nil {
 		return append(b, '{', '}'), nil
