@@ -1,6 +1,7 @@
 package protorest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -390,24 +391,46 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 	return true
 }
 
-// wireRequest returns the request as the body's own bytes, with the path
-// variables' fields appended, when the body is binary (codec.Proto) and the
-// binding has a wirePlan. It reports false whenever anything differs from
-// the plain case: the scan rejects the body, a path variable or query
-// parameter fails, or a path variable's value is one that encodes to
-// nothing (the zero value of a field without presence: appended, it would
-// not override the body's). The caller then decodes the request, which
-// gives the error, or the same request, as before.
+// wireRequest returns the request as wire bytes when the binding has a
+// wirePlan: the body's own bytes when it is binary (codec.Proto), the
+// JSON body transcoded straight to the wire form when it is JSON (the
+// built-in codec.JSON: no dynamic message is built), with the path
+// variables' fields appended. It reports false whenever anything differs
+// from the plain case: the scan rejects the body, the JSON decoder leaves
+// it to protojson, a path variable or query parameter fails, or a path
+// variable's value is one that encodes to nothing (the zero value of a
+// field without presence: appended, it would not override the body's).
+// The caller then decodes the request, which gives the error, or the same
+// request, as before.
 //
 // The bytes travel as the unknown fields of an Empty, which grpc's codec
 // writes out verbatim. A client interceptor on the connection sees that
 // Empty, not a message of the method's input type.
 func (g *Gateway) wireRequest(b *binding, req *request) (proto.Message, bool) {
 	w := b.wire
-	if w == nil || !isProtoCodec(req.in) || w.scan.Scan(req.body) != nil {
+	if w == nil {
 		return nil, false
 	}
-	data := req.body
+	var data []byte
+	switch {
+	case isProtoCodec(req.in):
+		if w.scan.Scan(req.body) != nil {
+			return nil, false
+		}
+		data = req.body
+	case req.in == Codec(g.codecs.json):
+		buf := bufferPool.Get().(*bytes.Buffer)
+		req.wireBuf = buf // released with the request, after the call
+		var ok bool
+		if data, ok = g.codecs.json.AppendProto(buf.AvailableBuffer(), b.input, req.body); !ok {
+			return nil, false
+		}
+		if cap(data) > buf.Cap() {
+			buf.Grow(cap(data)) // the next request of this size needs no growing
+		}
+	default:
+		return nil, false
+	}
 	if len(b.vars) > 0 {
 		bound := dynamicpb.NewMessage(b.input)
 		for i, pv := range b.vars {

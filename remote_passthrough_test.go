@@ -251,6 +251,7 @@ func TestRemotePassThrough(t *testing.T) {
 		body               []byte
 		wantStatus         int
 		untouched          bool     // the backend gets body as it is
+		wire               []byte   // the backend gets exactly these bytes (JSON transcoded, not decoded)
 		appended           bool     // the backend gets body with the path variables after it
 		wantCode           string   // for errors: the Status code's JSON
 		wantJSON           []string // in the backend's request, as JSON
@@ -297,9 +298,25 @@ func TestRemotePassThrough(t *testing.T) {
 		{name: "oneof path variable, no conflict", method: "POST", target: "/v1/choice/x", ct: binary, body: ptBytes(1, []byte("n")), wantStatus: 200, wantJSON: []string{`"a":"x"`}},
 		{name: "body field", method: "POST", target: "/v1/field", ct: binary, body: ptBytes(1, []byte("s")), wantStatus: 200, fullMethod: "/pt.v1.Items/Field"},
 
-		{name: "JSON", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"name":"j","id":"3"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Create"},
+		{name: "JSON", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"name":"j","id":"3"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Create",
+			wire: ptCat(ptBytes(1, []byte("j")), ptVarint(2, 3))},
+		// Transcoded in the JSON's order, which decoding would not keep.
+		{name: "JSON transcoded", method: "POST", target: "/v1/items", ct: asJSON,
+			body:       []byte(`{"nums":[1,2],"blob":"AQ==","b":{"s":"x"},"counts":{"k":"9"},"tags":["t"],"opt":0,"inner":{"n":-1},"id":"3","name":"j","unknown":[{}],"a":null}`),
+			wantStatus: 200, fullMethod: "/pt.v1.Items/Create",
+			wire: ptCat(ptBytes(11, []byte{1, 2}), ptBytes(10, []byte{1}), ptBytes(8, ptBytes(1, []byte("x"))), ptBytes(6, ptBytes(1, []byte("k")), ptVarint(2, 9)),
+				ptBytes(4, []byte("t")), ptVarint(5, 0), ptBytes(3, ptVarint(2, 1<<64-1)), ptVarint(2, 3), ptBytes(1, []byte("j")))},
 		{name: "JSON with path variables", method: "PUT", target: "/v1/items/7/n1", ct: asJSON, body: []byte(`{"name":"j","id":"3"}`), wantStatus: 200,
-			wantJSON: []string{`"name":"n1"`, `"id":"7"`}, fullMethod: "/pt.v1.Items/Put"},
+			wantJSON: []string{`"name":"n1"`, `"id":"7"`}, fullMethod: "/pt.v1.Items/Put", appended: true},
+		{name: "JSON with a zero path variable", method: "PUT", target: "/v1/items/0/n1", ct: asJSON, body: []byte(`{"name":"j","id":"3"}`), wantStatus: 200,
+			wantJSON: []string{`"name":"n1"`}, notJSON: []string{`"id"`}, fullMethod: "/pt.v1.Items/Put"},
+		{name: "JSON syntax error", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"name":`), wantStatus: 400, wantCode: "3"},
+		{name: "JSON duplicate field", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"name":"a","name":"b"}`), wantStatus: 400, wantCode: "3"},
+		{name: "JSON two oneof members", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"a":"x","b":{}}`), wantStatus: 400, wantCode: "3"},
+		{name: "JSON bad integer", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"id":"x"}`), wantStatus: 400, wantCode: "3"},
+		{name: "JSON of a type with a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n","id":1}`), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Check"},
+		{name: "JSON missing a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n"}`), wantStatus: 400, wantCode: "3"},
+		{name: "JSON empty body", method: "POST", target: "/v1/items", ct: asJSON, body: nil, wantStatus: 200, fullMethod: "/pt.v1.Items/Create"},
 		// application/octet-stream is no codec's: the body is read as
 		// JSON, as before.
 		{name: "octet-stream is not a binary codec", method: "POST", target: "/v1/items", ct: "application/octet-stream", body: item, wantStatus: 400, wantCode: "3"},
@@ -348,9 +365,17 @@ func TestRemotePassThrough(t *testing.T) {
 				t.Errorf("backend got %v\nwithout pass-through %v", gotMsg, wantMsg)
 			}
 			switch {
+			case tt.wire != nil:
+				if !bytes.Equal(got.call.body, tt.wire) {
+					t.Errorf("backend got %x, want %x", got.call.body, tt.wire)
+				}
 			case tt.untouched:
 				if !bytes.Equal(got.call.body, tt.body) {
 					t.Errorf("backend got %x, sent %x", got.call.body, tt.body)
+				}
+			case tt.appended && tt.ct == asJSON:
+				if !bytes.HasPrefix(got.call.body, jsonWire(t, on, tt.fullMethod, tt.body)) {
+					t.Errorf("backend got %x, want the transcoded body and the path variables", got.call.body)
 				}
 			case tt.appended:
 				if !bytes.HasPrefix(got.call.body, tt.body) || len(got.call.body) == len(tt.body) {
@@ -377,6 +402,17 @@ func TestRemotePassThrough(t *testing.T) {
 	}
 }
 
+// jsonWire is the JSON body's wire form, as the gateway's decoder
+// transcodes it for the method's input.
+func jsonWire(t testing.TB, g *Gateway, fullMethod string, body []byte) []byte {
+	t.Helper()
+	wire, ok := g.codecs.json.AppendProto(nil, inputType(t, g, fullMethod), body)
+	if !ok {
+		t.Fatalf("%s is not transcoded", body)
+	}
+	return wire
+}
+
 func jsonOf(t testing.TB, m proto.Message) string {
 	t.Helper()
 	b, err := (&codec.JSON{}).Marshal(m)
@@ -388,17 +424,46 @@ func jsonOf(t testing.TB, m proto.Message) string {
 
 // BenchmarkRemoteBinary measures a remote unary POST with a binary body,
 // over loopback gRPC, with the body passed through and decoded as before.
+// BenchmarkRemoteBinary and BenchmarkRemoteJSON send remote requests
+// with a body through the wire path (binary bodies passed through, JSON
+// transcoded) and through decoding into a dynamic message, for a small
+// and a large body, with and without path variables.
 func BenchmarkRemoteBinary(b *testing.B) {
-	on, off, be := passThroughGateways(b)
-	be.mu.Lock()
-	be.discard = true
-	be.mu.Unlock()
 	small := ptCat(ptBytes(1, []byte("name")), ptVarint(2, 42), ptBytes(3, ptBytes(1, []byte("inner")), ptVarint(2, 7)))
 	var large []byte
 	for i := range 200 {
 		large = append(large, ptBytes(4, []byte("tag-"+itoa64(int64(i))))...)
 		large = append(large, ptBytes(6, ptBytes(1, []byte("key-"+itoa64(int64(i)))), ptVarint(2, uint64(i)))...)
 	}
+	benchmarkRemoteBodies(b, "application/proto", "pass-through", small, large)
+}
+
+func BenchmarkRemoteJSON(b *testing.B) {
+	small := []byte(`{"name":"name","id":"42","inner":{"s":"inner","n":7}}`)
+	var large strings.Builder
+	large.WriteString(`{"tags":[`)
+	for i := range 200 {
+		if i > 0 {
+			large.WriteByte(',')
+		}
+		large.WriteString(`"tag-` + itoa64(int64(i)) + `"`)
+	}
+	large.WriteString(`],"counts":{`)
+	for i := range 200 {
+		if i > 0 {
+			large.WriteByte(',')
+		}
+		large.WriteString(`"key-` + itoa64(int64(i)) + `":"` + itoa64(int64(i)) + `"`)
+	}
+	large.WriteString(`}}`)
+	benchmarkRemoteBodies(b, "application/json", "transcode", small, []byte(large.String()))
+}
+
+func benchmarkRemoteBodies(b *testing.B, contentType, wirePath string, small, large []byte) {
+	on, off, be := passThroughGateways(b)
+	be.mu.Lock()
+	be.discard = true
+	be.mu.Unlock()
 	for _, body := range []struct {
 		name string
 		data []byte
@@ -406,7 +471,7 @@ func BenchmarkRemoteBinary(b *testing.B) {
 		for _, g := range []struct {
 			name string
 			gw   *Gateway
-		}{{"pass-through", on}, {"decode", off}} {
+		}{{wirePath, on}, {"decode", off}} {
 			for _, target := range []string{"/v1/items", "/v1/items/7/n1"} {
 				method, vars := "POST", "no-vars"
 				if strings.Count(target, "/") > 2 {
@@ -416,7 +481,7 @@ func BenchmarkRemoteBinary(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						req := httptest.NewRequest(method, target, bytes.NewReader(body.data))
-						req.Header.Set("Content-Type", "application/proto")
+						req.Header.Set("Content-Type", contentType)
 						w := httptest.NewRecorder()
 						g.gw.ServeHTTP(w, req)
 						if w.Code != 200 {

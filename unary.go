@@ -216,6 +216,9 @@ type request struct {
 	// bound once, so that neither costs an allocation per request.
 	match    route.Match[*endpoint]
 	decodeFn func(any) error
+	// wireBuf holds a remote request transcoded to wire bytes
+	// (wireRequest), until the call has ended.
+	wireBuf *bytes.Buffer
 }
 
 var requestPool = sync.Pool{New: func() any {
@@ -230,6 +233,7 @@ var requestPool = sync.Pool{New: func() any {
 func getRequest() *request { return requestPool.Get().(*request) }
 
 func putRequest(q *request) {
+	putBuffer(q.wireBuf)
 	*q = request{decodeFn: q.decodeFn}
 	requestPool.Put(q)
 }

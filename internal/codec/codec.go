@@ -121,6 +121,18 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 	return dec.Protojson(data, m)
 }
 
+// AppendProto appends the protobuf wire form of the message of type md
+// that data holds in JSON, read as Unmarshal reads it, without building
+// the message (see jsondec.Decoder.AppendWire). ok is false when that is
+// not done (dst is returned as it was): Unmarshal into a message, and
+// marshal it.
+func (c *JSON) AppendProto(dst []byte, md protoreflect.MessageDescriptor, data []byte) ([]byte, bool) {
+	if isBlank(data) {
+		return dst, false
+	}
+	return c.decoder().AppendWire(dst, md, data)
+}
+
 func (c *JSON) maxDepth() int {
 	if c.MaxDepth == 0 {
 		return defaultJSONDepth
