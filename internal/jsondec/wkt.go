@@ -65,9 +65,17 @@ func (st *state) wellKnown(m protoreflect.Message, sv reflect.Value, p *plan) er
 	ok := false
 	switch p.wkt {
 	case wktTimestamp:
-		ok = st.timestamp(m, sv, p)
+		var secs int64
+		var nanos int32
+		if secs, nanos, ok = st.timestampValue(); ok {
+			setSecondsNanos(m, sv, p, secs, nanos)
+		}
 	case wktDuration:
-		ok = st.duration(m, sv, p)
+		var secs int64
+		var nanos int32
+		if secs, nanos, ok = st.durationValue(); ok {
+			setSecondsNanos(m, sv, p, secs, nanos)
+		}
 	case wktWrapper:
 		var v protoreflect.Value
 		if v, ok = st.scalar(&p.fields[0]); ok {
@@ -100,13 +108,10 @@ func (p *plan) byNumber(n protoreflect.FieldNumber) *field {
 	panic("jsondec: " + string(p.desc.FullName()) + " has no field " + strconv.Itoa(int(n)))
 }
 
-func (st *state) timestamp(m protoreflect.Message, sv reflect.Value, p *plan) bool {
-	secs, nanos, ok := st.timestampValue()
-	if ok {
-		set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
-		set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
-	}
-	return ok
+// setSecondsNanos stores a Timestamp's or Duration's two fields.
+func setSecondsNanos(m protoreflect.Message, sv reflect.Value, p *plan, secs int64, nanos int32) {
+	set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
+	set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
 }
 
 // timestampValue reads a Timestamp's string form: its seconds and nanos.
@@ -226,15 +231,6 @@ func lastIndex(s []byte, match func(byte) bool) int {
 		}
 	}
 	return -1
-}
-
-func (st *state) duration(m protoreflect.Message, sv reflect.Value, p *plan) bool {
-	secs, nanos, ok := st.durationValue()
-	if ok {
-		set(m, sv, p.byNumber(1), protoreflect.ValueOfInt64(secs))
-		set(m, sv, p.byNumber(2), protoreflect.ValueOfInt32(nanos))
-	}
-	return ok
 }
 
 // durationValue reads a Duration's string form: its seconds and nanos.
