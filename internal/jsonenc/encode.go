@@ -34,8 +34,9 @@ func (e *Encoder) appendMessage(b []byte, m protoreflect.Message, p *plan, typeU
 // it; m may then be nil until a field needs it.
 func (e *Encoder) appendFields(b []byte, m protoreflect.Message, sp goStructPtr, p *plan, first bool) ([]byte, error) {
 	fast := sp != nil
-	for i := range p.fields {
-		f := &p.fields[i]
+	fields := p.fields
+	for i := range fields {
+		f := &fields[i]
 		var err error
 		switch {
 		case fast && f.goKind != goNone:

@@ -308,9 +308,9 @@ func (e *Encoder) appendGoScalar(b []byte, f *field, sp goStructPtr, first *bool
 
 // appendKey writes the separator and key of field f.
 func appendKey(b []byte, f *field, first *bool) []byte {
-	if !*first {
-		b = append(b, ',')
+	key := f.key // with the comma
+	if *first {
+		key, *first = key[1:], false
 	}
-	*first = false
-	return append(b, f.key...)
+	return append(b, key...)
 }

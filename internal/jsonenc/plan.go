@@ -27,7 +27,7 @@ type plan struct {
 // field is how to write one field.
 type field struct {
 	fd       protoreflect.FieldDescriptor
-	key      []byte // `"name":`, with the name as the options say
+	key      []byte // `,"name":`, with the name as the options say
 	presence bool   // unset, it is null (or skipped), not its default
 	inOneof  bool   // unset, it is never written (a real oneof member)
 	list     bool
@@ -111,7 +111,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		if e.opts.UseProtoNames {
 			name = fd.TextName()
 		}
-		key, _ := appendString(nil, name)
+		key, _ := appendString([]byte{','}, name)
 		if fd.Cardinality() == protoreflect.Required {
 			p.required = true
 		}
