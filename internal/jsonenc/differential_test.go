@@ -2,16 +2,13 @@ package jsonenc_test
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 
-	"github.com/bufbuild/protocompile"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -26,6 +23,7 @@ import (
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/jsonenc/internal/kindspb"
+	"github.com/protorest/protorest/internal/protorand"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
@@ -144,68 +142,16 @@ func maskOf(paths []string) proto.Message {
 	return m.Interface()
 }
 
-// editionsFile is compiled at test time: editions presence, proto2
-// required fields and groups go through dynamic messages.
-const editionsFile = `
-edition = "2023";
-package ed.v1;
-import "google/protobuf/timestamp.proto";
-message Ed {
-  int32 explicit = 1;
-  int32 implicit = 2 [features.field_presence = IMPLICIT];
-  string s = 3;
-  repeated int32 packed = 4;
-  Ed child = 5;
-  map<int64, string> by_id = 6;
-  map<bool, Ed> by_flag = 7;
-  map<uint32, int32> by_u = 8;
-  int32 req = 9 [features.field_presence = LEGACY_REQUIRED];
-  google.protobuf.Timestamp ts = 10;
-  oneof o { string a = 11; int64 b = 12; }
-}
-enum Closed {
-  option features.enum_type = CLOSED;
-  C_ZERO = 0;
-  C_ONE = 1;
-  C_FIVE = 5;
-}
-// Ed2 has no required field, so that wire transcoding takes it.
-message Ed2 {
-  int32 explicit = 1;
-  int32 implicit = 2 [features.field_presence = IMPLICIT];
-  string s = 3;
-  string loose = 13 [features.utf8_validation = NONE];
-  repeated int32 packed = 4;
-  repeated sint64 expanded = 14 [features.repeated_field_encoding = EXPANDED];
-  Ed2 child = 5;
-  map<int64, string> by_id = 6;
-  map<bool, Ed2> by_flag = 7;
-  map<uint32, Closed> by_u = 8;
-  Closed closed = 9;
-  repeated Closed closeds = 10;
-  google.protobuf.Timestamp ts = 15;
-  oneof o { string a = 11; Ed2 b = 12; }
-  repeated double ds = 16;
-  fixed32 f32 = 17;
-  sfixed64 sf64 = 18;
-}
-`
-
 func compileEditions(t testing.TB) protoreflect.MessageDescriptor {
 	return compileEditionsFile(t).Messages().ByName("Ed")
 }
 
+// compileEditionsFile returns protorand's editions types: editions
+// presence, proto2 required fields and closed enums, through dynamic
+// messages.
 func compileEditionsFile(t testing.TB) protoreflect.FileDescriptor {
 	t.Helper()
-	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
-		Accessor: protocompile.SourceAccessorFromMap(map[string]string{"ed.proto": editionsFile}),
-	})}
-	files, err := c.Compile(context.Background(), "ed.proto")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fdp := protodesc.ToFileDescriptorProto(files[0])
-	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	fd, err := protorand.Editions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +163,7 @@ func TestEditionsAndDynamic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		m := dynamicpb.NewMessage(md)
-		fill(rng, m, 3)
+		protorand.Fill(rng, m, 3)
 		if i%3 == 0 {
 			m.Set(md.Fields().ByName("req"), protoreflect.ValueOfInt32(int32(i)))
 		}
@@ -233,7 +179,7 @@ func TestRandomProbes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 500 {
 		m := &confv1.Probe{}
-		fill(rng, m.ProtoReflect(), 3)
+		protorand.Fill(rng, m.ProtoReflect(), 3)
 		for _, o := range optionSets {
 			same(t, o, encoderFor(o, nil), m)
 		}
@@ -247,7 +193,7 @@ func TestRandomKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 500 {
 		m := &kindspb.Kinds{}
-		fill(rng, m.ProtoReflect(), 2)
+		protorand.Fill(rng, m.ProtoReflect(), 2)
 		for _, o := range optionSets {
 			same(t, o, encoderFor(o, nil), m)
 		}
@@ -266,141 +212,19 @@ func FuzzMatchesProtojson(f *testing.F) {
 		switch seed % 3 {
 		case 0:
 			p := &confv1.Probe{}
-			fill(rng, p.ProtoReflect(), 4)
+			protorand.Fill(rng, p.ProtoReflect(), 4)
 			m = p
 		case 1:
 			d := dynamicpb.NewMessage(md)
-			fill(rng, d, 4)
+			protorand.Fill(rng, d, 4)
 			m = d
 		default:
 			k := &kindspb.Kinds{}
-			fill(rng, k.ProtoReflect(), 2)
+			protorand.Fill(rng, k.ProtoReflect(), 2)
 			m = k
 		}
 		same(t, o, encoderFor(o, nil), m)
 	})
-}
-
-var strs = []string{"", "a", "é", "\x00", "\"\\", "\u2028", "😀", "\xff", "a_b", "Foo"}
-
-// fill sets random fields of m, to depth levels of messages.
-func fill(rng *rand.Rand, m protoreflect.Message, depth int) {
-	fds := m.Descriptor().Fields()
-	for i := range fds.Len() {
-		fd := fds.Get(i)
-		if rng.IntN(3) == 0 {
-			continue
-		}
-		switch {
-		case fd.IsList():
-			l := m.Mutable(fd).List()
-			for range rng.IntN(3) {
-				if v, ok := value(rng, fd, l.NewElement, depth); ok {
-					l.Append(v)
-				}
-			}
-		case fd.IsMap():
-			mm := m.Mutable(fd).Map()
-			for range rng.IntN(3) {
-				k, _ := value(rng, fd.MapKey(), nil, depth)
-				if v, ok := value(rng, fd.MapValue(), mm.NewValue, depth); ok {
-					mm.Set(k.MapKey(), v)
-				}
-			}
-		default:
-			if v, ok := value(rng, fd, func() protoreflect.Value { return m.NewField(fd) }, depth); ok {
-				m.Set(fd, v)
-			}
-		}
-	}
-}
-
-func value(rng *rand.Rand, fd protoreflect.FieldDescriptor, newMsg func() protoreflect.Value, depth int) (protoreflect.Value, bool) {
-	switch fd.Kind() {
-	case protoreflect.BoolKind:
-		return protoreflect.ValueOfBool(rng.IntN(2) == 0), true
-	case protoreflect.StringKind:
-		return protoreflect.ValueOfString(strs[rng.IntN(len(strs))] + strs[rng.IntN(len(strs))]), true
-	case protoreflect.BytesKind:
-		b := make([]byte, rng.IntN(5))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		return protoreflect.ValueOfBytes(b), true
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return protoreflect.ValueOfInt32(int32(rng.Uint32())), true
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return protoreflect.ValueOfInt64(int64(rng.Uint64())), true
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return protoreflect.ValueOfUint32(rng.Uint32()), true
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return protoreflect.ValueOfUint64(rng.Uint64()), true
-	case protoreflect.FloatKind:
-		return protoreflect.ValueOfFloat32(float32(floatValue(rng))), true
-	case protoreflect.DoubleKind:
-		return protoreflect.ValueOfFloat64(floatValue(rng)), true
-	case protoreflect.EnumKind:
-		vals := fd.Enum().Values()
-		if rng.IntN(5) == 0 {
-			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(rng.IntN(200))), true
-		}
-		return protoreflect.ValueOfEnum(vals.Get(rng.IntN(vals.Len())).Number()), true
-	case protoreflect.MessageKind, protoreflect.GroupKind:
-		if depth == 0 {
-			return protoreflect.Value{}, false
-		}
-		v := newMsg()
-		wellKnown(rng, v.Message())
-		if v.Message().Descriptor().FullName().Parent() != "google.protobuf" {
-			fill(rng, v.Message(), depth-1)
-		}
-		return v, true
-	}
-	return protoreflect.Value{}, false
-}
-
-// wellKnown sets the well-known types to values near and past their
-// limits.
-func wellKnown(rng *rand.Rand, m protoreflect.Message) {
-	fds := m.Descriptor().Fields()
-	switch m.Descriptor().FullName() {
-	case "google.protobuf.Timestamp":
-		secs := []int64{0, 1, -62135596800, 253402300799, 253402300800, 1700000000}[rng.IntN(6)]
-		nanos := []int32{0, 1, 1000, 1000000, 999999999, 1000000000, -1}[rng.IntN(7)]
-		m.Set(fds.ByNumber(1), protoreflect.ValueOfInt64(secs))
-		m.Set(fds.ByNumber(2), protoreflect.ValueOfInt32(nanos))
-	case "google.protobuf.Duration":
-		secs := []int64{0, 1, -1, 315576000000, 315576000001, -7}[rng.IntN(6)]
-		nanos := []int32{0, 1, -1, 500000000, 999999999, -999999999}[rng.IntN(6)]
-		m.Set(fds.ByNumber(1), protoreflect.ValueOfInt64(secs))
-		m.Set(fds.ByNumber(2), protoreflect.ValueOfInt32(nanos))
-	case "google.protobuf.Value":
-		switch rng.IntN(6) {
-		case 0:
-			m.Set(fds.ByName("null_value"), protoreflect.ValueOfEnum(0))
-		case 1:
-			m.Set(fds.ByName("number_value"), protoreflect.ValueOfFloat64(floatValue(rng)))
-		case 2:
-			m.Set(fds.ByName("string_value"), protoreflect.ValueOfString(strs[rng.IntN(len(strs))]))
-		case 3:
-			m.Set(fds.ByName("bool_value"), protoreflect.ValueOfBool(true))
-		case 4:
-			// none set: an error for both
-		case 5:
-			m.Set(fds.ByName("list_value"), protoreflect.ValueOfMessage(m.NewField(fds.ByName("list_value")).Message()))
-		}
-	case "google.protobuf.Struct", "google.protobuf.ListValue":
-		// Left empty or filled by the map/list branch above.
-	default:
-		if m.Descriptor().FullName().Parent() == "google.protobuf" {
-			fill(rng, m, 0)
-		}
-	}
-}
-
-func floatValue(rng *rand.Rand) float64 {
-	return []float64{0, math.Copysign(0, -1), 1, -1.5, 1e21, 1e20, 1e-6, 1e-7, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64,
-		math.NaN(), math.Inf(1), math.Inf(-1), float64(math.MaxFloat32), 3.4e38}[rng.IntN(16)]
 }
 
 // TestConcurrent builds plans and encodes from many goroutines at once
@@ -417,7 +241,7 @@ func TestConcurrent(t *testing.T) {
 				var m proto.Message = &libraryv1.Book{Name: "b", Labels: map[string]string{"k": "v"}}
 				if rng.IntN(2) == 0 {
 					p := &confv1.Probe{}
-					fill(rng, p.ProtoReflect(), 2)
+					protorand.Fill(rng, p.ProtoReflect(), 2)
 					m = p
 				}
 				want, werr := o.Marshal(m)

@@ -4,10 +4,10 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/gostruct"
 )
 
 // Fast paths for generated messages. Reading a map or a repeated string
@@ -27,16 +27,17 @@ import (
 // reflect.Value, finding and checking each field on every message
 // cost about a third of the encoder's time.
 
-// goKind says how a field is read from the generated Go struct.
-type goKind uint8
+// goKind says how a field is read from the generated Go struct (see
+// package gostruct, which finds it).
+type goKind = gostruct.Kind
 
 const (
-	goNone        goKind = iota // through protoreflect
-	goStringMap                 // map[string]string
-	goStringList                // []string
-	goMessageList               // []*Message
-	goScalar                    // a scalar without presence, as its Go value
-	goMessage                   // a singular message, as its *Message
+	goNone        = gostruct.None        // through protoreflect
+	goStringMap   = gostruct.StringMap   // map[string]string
+	goStringList  = gostruct.StringList  // []string
+	goMessageList = gostruct.MessageList // []*Message
+	goScalar      = gostruct.Scalar      // a scalar without presence, as its Go value
+	goMessage     = gostruct.Message     // a singular message, as its *Message
 )
 
 // goStruct is the generated Go type of a plan's messages; each field's
@@ -48,68 +49,27 @@ type goStruct struct {
 // findGoStruct looks up the generated type of md and marks the fields
 // that can be read from its struct, or returns nil.
 func findGoStruct(md protoreflect.MessageDescriptor, fields []field) *goStruct {
-	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
-	if err != nil || mt.Descriptor() != md {
+	l := gostruct.Find(md)
+	if l == nil {
 		return nil
 	}
-	typ := reflect.TypeOf(mt.Zero().Interface())
-	if typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	byNumber := map[protoreflect.FieldNumber]int{}
-	st := typ.Elem()
-	for i := range st.NumField() {
-		sf := st.Field(i)
-		tag, ok := sf.Tag.Lookup("protobuf")
-		if !ok || !sf.IsExported() {
-			continue
-		}
-		parts := strings.Split(tag, ",")
-		if len(parts) < 2 {
-			continue
-		}
-		n, err := strconv.Atoi(parts[1])
-		if err != nil {
-			continue
-		}
-		byNumber[protoreflect.FieldNumber(n)] = i
-	}
-	stringMapType, stringListType := reflect.TypeFor[map[string]string](), reflect.TypeFor[[]string]()
-	messageType := reflect.TypeFor[protoreflect.ProtoMessage]()
-	found := false
+	st := l.Type.Elem()
 	for i := range fields {
 		f := &fields[i]
-		gi, ok := byNumber[f.fd.Number()]
+		gf, ok := l.Fields[f.fd.Number()]
 		if !ok {
 			continue
 		}
-		gt := st.Field(gi).Type
-		switch {
-		case f.mapField && f.fd.MapKey().Kind() == protoreflect.StringKind && f.value.Kind() == protoreflect.StringKind && gt == stringMapType:
-			f.goKind = goStringMap
-		case f.list && f.value.Kind() == protoreflect.StringKind && gt == stringListType:
-			f.goKind = goStringList
-		case f.list && f.value.Message() != nil && gt.Kind() == reflect.Slice && gt.Elem().Kind() == reflect.Pointer && gt.Elem().Implements(messageType):
-			f.goKind = goMessageList
-		case !f.list && !f.mapField && !f.inOneof && !f.presence && scalarGoKindFits(f.value.Kind(), gt):
-			f.goKind = goScalar
-		case !f.list && !f.mapField && !f.inOneof && f.value.Message() != nil && gt.Kind() == reflect.Pointer && gt.Implements(messageType):
-			f.goKind = goMessage
-		default:
-			continue
+		sf := st.Field(gf.Index)
+		f.goKind, f.goOffset = gf.Kind, sf.Offset
+		switch gf.Kind {
+		case goMessageList:
+			f.goElemType = sf.Type.Elem()
+		case goMessage:
+			f.goElemType = sf.Type
 		}
-		f.goOffset = st.Field(gi).Offset
-		if f.goKind == goMessageList {
-			f.goElemType = gt.Elem()
-		} else if f.goKind == goMessage {
-			f.goElemType = gt
-		}
-		found = true
 	}
-	if !found {
-		return nil
-	}
-	return &goStruct{typ: typ}
+	return &goStruct{typ: l.Type}
 }
 
 // markGoElems marks the message fields, of the plans just built, whose
@@ -209,32 +169,6 @@ func (e *Encoder) appendFast(b []byte, f *field, sp goStructPtr, first *bool) ([
 		}
 	}
 	return append(b, ']'), nil
-}
-
-// scalarGoKindFits reports whether a Go struct field of type gt holds a
-// proto scalar of kind k by value (not a pointer: no presence).
-func scalarGoKindFits(k protoreflect.Kind, gt reflect.Type) bool {
-	switch k {
-	case protoreflect.StringKind:
-		return gt.Kind() == reflect.String
-	case protoreflect.BytesKind:
-		return gt.Kind() == reflect.Slice && gt.Elem().Kind() == reflect.Uint8
-	case protoreflect.BoolKind:
-		return gt.Kind() == reflect.Bool
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind:
-		return gt.Kind() == reflect.Int32
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return gt.Kind() == reflect.Int64
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return gt.Kind() == reflect.Uint32
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return gt.Kind() == reflect.Uint64
-	case protoreflect.FloatKind:
-		return gt.Kind() == reflect.Float32
-	case protoreflect.DoubleKind:
-		return gt.Kind() == reflect.Float64
-	}
-	return false
 }
 
 // appendGoScalar writes scalar field f, without presence, of the struct

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/protorand"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
@@ -52,8 +53,8 @@ func TestAppendWire(t *testing.T) {
 	for range 400 {
 		for _, md := range []protoreflect.MessageDescriptor{probe, ed2} {
 			a, b := dynamicpb.NewMessage(md), dynamicpb.NewMessage(md)
-			fill(rng, a, 3)
-			fill(rng, b, 3)
+			protorand.Fill(rng, a, 3)
+			protorand.Fill(rng, b, 3)
 			da, _ := proto.MarshalOptions{AllowPartial: true}.Marshal(a)
 			db, _ := proto.MarshalOptions{AllowPartial: true}.Marshal(b)
 			for _, o := range optionSets {
@@ -72,7 +73,7 @@ func FuzzAppendWire(f *testing.F) {
 	probe := (&confv1.Probe{}).ProtoReflect().Descriptor()
 	for range 8 {
 		m := dynamicpb.NewMessage(probe)
-		fill(rng, m, 2)
+		protorand.Fill(rng, m, 2)
 		b, _ := proto.MarshalOptions{AllowPartial: true}.Marshal(m)
 		f.Add(b, uint8(0))
 	}

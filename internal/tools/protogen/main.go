@@ -31,6 +31,7 @@ var defaultFiles = []string{
 	"examples/bookstore/v1/bookstore.proto",
 	"examples/library/v1/library.proto",
 	"internal/testpb/conf/v1/conf.proto",
+	"internal/jsonenc/internal/kindspb/kinds.proto",
 }
 
 func main() {
