@@ -105,9 +105,13 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 // format has found that decoding it would succeed; path variables are
 // appended to it when that sets them as decoding would. A body that would
 // not decode gets the same 400 INVALID_ARGUMENT as before, and the backend
-// is not called. Such a request, and every remote response, reaches
-// conn's client interceptors as a google.protobuf.Empty whose unknown
-// fields are the message's bytes.
+// is not called. A JSON body for such a rule is transcoded straight to the
+// wire form (no message is built) when the JSON decoder can; otherwise it
+// is decoded as before. Such a request, and every remote response, reaches
+// conn's client interceptors (and stats handlers) as a
+// google.protobuf.Empty whose unknown fields are the message's bytes; a
+// request's bytes are the gateway's pooled memory, valid only until the
+// call returns: an interceptor that keeps the message must clone it.
 //
 // Unlike RegisterService it returns its errors: descriptors that cannot
 // be loaded, rules that cannot be served, or routes that conflict. It
@@ -425,9 +429,7 @@ func (g *Gateway) wireRequest(b *binding, req *request) (proto.Message, bool) {
 		if data, ok = g.codecs.json.AppendProto(buf.AvailableBuffer(), b.input, req.body); !ok {
 			return nil, false
 		}
-		if cap(data) > buf.Cap() {
-			buf.Grow(cap(data)) // the next request of this size needs no growing
-		}
+		keepRoom(buf, data)
 	default:
 		return nil, false
 	}

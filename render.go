@@ -28,9 +28,7 @@ func (g *Gateway) render(w http.ResponseWriter, r *http.Request, b *binding, msg
 		g.writeError(w, r, err)
 		return
 	}
-	if cap(body) > buf.Cap() {
-		buf.Grow(cap(body)) // the next response of this size needs no growing
-	}
+	keepRoom(buf, body)
 	g.writeBody(w, r, b, body, contentType, trailer)
 }
 

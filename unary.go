@@ -137,10 +137,23 @@ func headerList(h http.Header, key string) string {
 
 var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// keepRoom grows buf, a pooled buffer that b outgrew, so that the next
+// use of it needs no growing. b itself is not taken over: it may be a
+// message's own bytes (HttpBody, a backend's response). A b too large
+// for the pool to keep is not worth the room.
+func keepRoom(buf *bytes.Buffer, b []byte) {
+	if cap(b) > buf.Cap() && cap(b) <= maxPooledBuffer {
+		buf.Grow(cap(b))
+	}
+}
+
+// maxPooledBuffer is the largest buffer the pool keeps.
+const maxPooledBuffer = 1 << 20
+
 // putBuffer returns buf to the pool unless it is nil or grew too large
 // to keep.
 func putBuffer(buf *bytes.Buffer) {
-	if buf == nil || buf.Cap() > 1<<20 {
+	if buf == nil || buf.Cap() > maxPooledBuffer {
 		return
 	}
 	buf.Reset()

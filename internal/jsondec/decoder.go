@@ -124,9 +124,10 @@ func (st *state) end() bool {
 	return st.pos == len(st.data)
 }
 
-// release gives st back to the pool, unless it grew too large to keep.
+// release gives st back to the pool, unless it grew too large to keep
+// (one very long string or list must not stay allocated in the pool).
 func (d *Decoder) release(st *state) {
-	if cap(st.scratch) <= 64<<10 {
+	if cap(st.scratch) <= 64<<10 && cap(st.strs) <= 4096 && cap(st.msgs) <= 4096 {
 		st.data = nil
 		clear(st.strs) // left over by an error: not kept alive by the pool
 		clear(st.msgs)

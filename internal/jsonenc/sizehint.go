@@ -21,9 +21,14 @@ type sizeHint struct {
 	n atomic.Int64
 }
 
+// maxSizeHint bounds the room grow makes: past it a buffer grows as it
+// is written, so that one very large message does not make every message
+// of its type allocate as much before a smaller one lowers the hint.
+const maxSizeHint = 1 << 20
+
 // grow returns b with room for the hinted length after len(b).
 func (h *sizeHint) grow(b []byte) []byte {
-	if n := int(h.n.Load()); cap(b)-len(b) < n {
+	if n := min(int(h.n.Load()), maxSizeHint); cap(b)-len(b) < n {
 		return slices.Grow(b, n)
 	}
 	return b

@@ -41,8 +41,10 @@ func appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
 	slices.SortFunc(entries, func(x, y stringEntry) int { return strings.Compare(x.key, y.key) })
 	b, err := appendStringEntries(b, entries, f)
 	clear(entries)
-	*ep = entries[:0]
-	entryPool.Put(ep)
+	if cap(entries) <= 4096 { // a very large map's entries are not kept
+		*ep = entries[:0]
+		entryPool.Put(ep)
+	}
 	return b, err
 }
 
