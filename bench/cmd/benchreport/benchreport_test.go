@@ -239,6 +239,9 @@ func TestTargets(t *testing.T) {
 		{true, true, "1.15×, 0 allocs/op", 1},
 	}
 	got := EvalTargets(res, benchPkg, targets)
+	if len(got) != len(want) {
+		t.Fatalf("%d results for %d targets", len(got), len(want))
+	}
 	for i, g := range got {
 		w := want[i]
 		if g.Measured != w.measured || g.Met != w.met || g.Detail != w.detail || g.PassesMet != w.passesMet || len(g.PassRatios) != g.Passes {
