@@ -43,6 +43,13 @@ func TestCodecsAgree(t *testing.T) {
 				if err := c.unmarshal(data); err != nil {
 					t.Errorf("%s, n = %d: reading its own output: %v", c.name, n, err)
 				}
+				in, err := codecInput(msg, c.binary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := c.unmarshal(in); err != nil {
+					t.Errorf("%s, n = %d: reading BenchmarkCodec's input: %v", c.name, n, err)
+				}
 			}
 		}
 	}
