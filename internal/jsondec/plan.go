@@ -4,6 +4,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/gostruct"
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // plan is how to read one message type.
@@ -87,9 +88,9 @@ func (d *Decoder) build(md protoreflect.MessageDescriptor, building map[protoref
 	if p, ok := d.plans.Load(md); ok {
 		return p.(*plan)
 	}
-	p := &plan{desc: md, wkt: wellKnown(md.FullName())}
+	p := &plan{desc: md, wkt: wellknown.Of(md.FullName())}
 	building[md] = p
-	p.fallback = p.wkt == wktAny || md.ExtensionRanges().Len() > 0 || isMessageSet(md)
+	p.fallback = p.wkt == wktAny || md.ExtensionRanges().Len() > 0 || wellknown.IsMessageSet(md)
 	fds := md.Fields()
 	p.fields = make([]field, fds.Len())
 	p.byName = make(map[string]int, 2*fds.Len())
@@ -145,14 +146,6 @@ func enumNumbers(ed protoreflect.EnumDescriptor) map[string]int32 {
 		m[string(vals.Get(i).Name())] = int32(vals.Get(i).Number())
 	}
 	return m
-}
-
-// isMessageSet reports proto1's MessageSet wire format, which protojson
-// refuses.
-func isMessageSet(md protoreflect.MessageDescriptor) bool {
-	type messageSetter interface{ IsMessageSet() bool }
-	ms, ok := md.(messageSetter)
-	return ok && ms.IsMessageSet()
 }
 
 // lookup finds the field named key; next is the index after the field

@@ -7,51 +7,26 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
-// wkt names a well-known type with a JSON form of its own.
-type wkt uint8
+// wkt names a well-known type with a JSON form of its own (see package
+// wellknown).
+type wkt = wellknown.Type
 
 const (
-	wktNone wkt = iota
-	wktAny
-	wktTimestamp
-	wktDuration
-	wktWrapper
-	wktStruct
-	wktListValue
-	wktValue
-	wktFieldMask
-	wktEmpty
+	wktNone      = wellknown.None
+	wktAny       = wellknown.Any
+	wktTimestamp = wellknown.Timestamp
+	wktDuration  = wellknown.Duration
+	wktWrapper   = wellknown.Wrapper
+	wktStruct    = wellknown.Struct
+	wktListValue = wellknown.ListValue
+	wktValue     = wellknown.Value
+	wktFieldMask = wellknown.FieldMask
+	wktEmpty     = wellknown.Empty
 )
-
-func wellKnown(name protoreflect.FullName) wkt {
-	if name.Parent() != "google.protobuf" {
-		return wktNone
-	}
-	switch name.Name() {
-	case "Any":
-		return wktAny
-	case "Timestamp":
-		return wktTimestamp
-	case "Duration":
-		return wktDuration
-	case "BoolValue", "Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
-		"FloatValue", "DoubleValue", "StringValue", "BytesValue":
-		return wktWrapper
-	case "Struct":
-		return wktStruct
-	case "ListValue":
-		return wktListValue
-	case "Value":
-		return wktValue
-	case "FieldMask":
-		return wktFieldMask
-	case "Empty":
-		return wktEmpty
-	}
-	return wktNone
-}
 
 // Limits of Timestamp and Duration, as protojson checks them.
 const (
@@ -402,28 +377,13 @@ func (st *state) fieldMaskPaths(add func(path string)) bool {
 		return true
 	}
 	for path := range strings.SplitSeq(s, ",") {
-		snake := snakeCase(path)
+		snake := wellknown.SnakeCase(path)
 		if strings.Contains(path, "_") || !protoreflect.FullName(snake).IsValid() {
 			return false
 		}
 		add(snake)
 	}
 	return true
-}
-
-// snakeCase is protojson's JSONSnakeCase: each upper-case ASCII letter
-// becomes _ and its lower case.
-func snakeCase(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			b.WriteByte('_')
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // empty reads google.protobuf.Empty: an object with no members, or with

@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // plan is how to write one message type.
@@ -97,7 +99,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 	}
 	p := &plan{desc: md, supported: true}
 	building[md] = p
-	if md.ExtensionRanges().Len() > 0 || isMessageSet(md) {
+	if md.ExtensionRanges().Len() > 0 || wellknown.IsMessageSet(md) {
 		p.supported = false
 	}
 	if w := wellKnownWriter(md.FullName()); w != nil {
@@ -150,12 +152,4 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		}
 	}
 	return p
-}
-
-// isMessageSet reports proto1's MessageSet wire format, which protojson
-// refuses.
-func isMessageSet(md protoreflect.MessageDescriptor) bool {
-	type messageSetter interface{ IsMessageSet() bool }
-	ms, ok := md.(messageSetter)
-	return ok && ms.IsMessageSet()
 }

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // wktWriter writes a well-known type in its own JSON form; p is the plan
@@ -15,28 +16,24 @@ import (
 type wktWriter func(e *Encoder, b []byte, m protoreflect.Message, p *plan) ([]byte, error)
 
 func wellKnownWriter(name protoreflect.FullName) wktWriter {
-	if !strings.HasPrefix(string(name), "google.protobuf.") {
-		return nil
-	}
-	switch name[len("google.protobuf."):] {
-	case "Any":
+	switch wellknown.Of(name) {
+	case wellknown.Any:
 		return (*Encoder).appendAny
-	case "Timestamp":
+	case wellknown.Timestamp:
 		return appendTimestamp
-	case "Duration":
+	case wellknown.Duration:
 		return appendDuration
-	case "BoolValue", "Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
-		"FloatValue", "DoubleValue", "StringValue", "BytesValue":
+	case wellknown.Wrapper:
 		return appendWrapper
-	case "Struct":
+	case wellknown.Struct:
 		return appendStruct
-	case "ListValue":
+	case wellknown.ListValue:
 		return appendListValue
-	case "Value":
+	case wellknown.Value:
 		return appendValue
-	case "FieldMask":
+	case wellknown.FieldMask:
 		return appendFieldMask
-	case "Empty":
+	case wellknown.Empty:
 		return func(_ *Encoder, b []byte, _ protoreflect.Message, _ *plan) ([]byte, error) {
 			return append(b, '{', '}'), nil
 		}
@@ -59,12 +56,12 @@ func wellKnownGoWriter(name protoreflect.FullName, p *plan) wktGoWriter {
 			return nil
 		}
 	}
-	switch name {
-	case "google.protobuf.Timestamp":
+	switch wellknown.Of(name) {
+	case wellknown.Timestamp:
 		return func(_ *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
 			return formatTimestamp(b, fieldAt[int64](sp, p.fields[0].goOffset), int64(fieldAt[int32](sp, p.fields[1].goOffset)))
 		}
-	case "google.protobuf.Duration":
+	case wellknown.Duration:
 		return func(_ *Encoder, b []byte, sp goStructPtr, p *plan) ([]byte, error) {
 			return formatDuration(b, fieldAt[int64](sp, p.fields[0].goOffset), int64(fieldAt[int32](sp, p.fields[1].goOffset)))
 		}
@@ -268,8 +265,8 @@ func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]b
 		if !protoreflect.FullName(s).IsValid() {
 			return b, fmt.Errorf("%s contains invalid path: %q", "google.protobuf.FieldMask.paths", s)
 		}
-		cc := jsonCamelCase(s)
-		if s != jsonSnakeCase(cc) {
+		cc := wellknown.CamelCase(s)
+		if s != wellknown.SnakeCase(cc) {
 			return b, fmt.Errorf("%s contains irreversible value %q", "google.protobuf.FieldMask.paths", s)
 		}
 		if i > 0 {
@@ -280,35 +277,4 @@ func appendFieldMask(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]b
 		b = append(b, cc...)
 	}
 	return append(b, '"'), nil
-}
-
-// jsonCamelCase and jsonSnakeCase are protobuf-go's conversions of field
-// mask paths.
-func jsonCamelCase(s string) string {
-	var b []byte
-	var wasUnderscore bool
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' {
-			if wasUnderscore && 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b = append(b, c)
-		}
-		wasUnderscore = c == '_'
-	}
-	return string(b)
-}
-
-func jsonSnakeCase(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			b = append(b, '_')
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }

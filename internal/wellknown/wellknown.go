@@ -1,0 +1,99 @@
+// Package wellknown holds what the JSON decoder (internal/jsondec) and
+// encoder (internal/jsonenc) both need to know about descriptors as
+// protojson sees them: which well-known types have a JSON form of their
+// own, which messages are MessageSets, and how FieldMask paths change
+// case.
+package wellknown
+
+import (
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Type names a well-known type with a JSON form of its own.
+type Type uint8
+
+const (
+	None Type = iota // not one: an ordinary JSON object
+	Any
+	Timestamp
+	Duration
+	Wrapper // BoolValue, Int32Value, … BytesValue
+	Struct
+	ListValue
+	Value
+	FieldMask
+	Empty
+)
+
+// Of returns the well-known type named name, or None.
+func Of(name protoreflect.FullName) Type {
+	if name.Parent() != "google.protobuf" {
+		return None
+	}
+	switch name.Name() {
+	case "Any":
+		return Any
+	case "Timestamp":
+		return Timestamp
+	case "Duration":
+		return Duration
+	case "BoolValue", "Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
+		"FloatValue", "DoubleValue", "StringValue", "BytesValue":
+		return Wrapper
+	case "Struct":
+		return Struct
+	case "ListValue":
+		return ListValue
+	case "Value":
+		return Value
+	case "FieldMask":
+		return FieldMask
+	case "Empty":
+		return Empty
+	}
+	return None
+}
+
+// IsMessageSet reports proto1's MessageSet wire format, which protojson
+// refuses.
+func IsMessageSet(md protoreflect.MessageDescriptor) bool {
+	ms, ok := md.(interface{ IsMessageSet() bool })
+	return ok && ms.IsMessageSet()
+}
+
+// CamelCase and SnakeCase are protobuf-go's conversions of FieldMask
+// paths (its strs.JSONCamelCase and strs.JSONSnakeCase): CamelCase drops
+// each '_' and upper-cases a lower-case ASCII letter after it; SnakeCase
+// writes each upper-case ASCII letter as '_' and its lower case. (They
+// build in a strings.Builder, which spares the copy string([]byte) makes.)
+func CamelCase(s string) string {
+	var b strings.Builder
+	var wasUnderscore bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' {
+			if wasUnderscore && 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b.WriteByte(c)
+		}
+		wasUnderscore = c == '_'
+	}
+	return b.String()
+}
+
+// SnakeCase: see CamelCase.
+func SnakeCase(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			b.WriteByte('_')
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
