@@ -8,7 +8,6 @@ import (
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -37,28 +36,6 @@ func confFile() protoreflect.FileDescriptor { return confv1.File_internal_testpb
 
 func libraryFile() protoreflect.FileDescriptor {
 	return libraryv1.File_examples_library_v1_library_proto
-}
-
-// closure returns fds and their transitive imports as descriptor protos,
-// each once, dependencies first.
-func closure(fds ...protoreflect.FileDescriptor) []*descriptorpb.FileDescriptorProto {
-	var out []*descriptorpb.FileDescriptorProto
-	seen := map[string]bool{}
-	var visit func(fd protoreflect.FileDescriptor)
-	visit = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := range fd.Imports().Len() {
-			visit(fd.Imports().Get(i).FileDescriptor)
-		}
-		out = append(out, protodesc.ToFileDescriptorProto(fd))
-	}
-	for _, fd := range fds {
-		visit(fd)
-	}
-	return out
 }
 
 func without(fds []*descriptorpb.FileDescriptorProto, drop func(name string) bool) []*descriptorpb.FileDescriptorProto {

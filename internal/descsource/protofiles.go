@@ -53,24 +53,11 @@ func FromProtoFiles(ctx context.Context, importPaths, files []string, names ...s
 	}
 	// Go through the descriptor set path, so that options (google.api.http
 	// among them) are decoded exactly as for reflection and descriptor sets.
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		imports := fd.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		set.File = append(set.File, fileProto(fd))
+	fds := make([]protoreflect.FileDescriptor, len(compiled))
+	for i, fd := range compiled {
+		fds[i] = fd
 	}
-	for _, fd := range compiled {
-		add(fd)
-	}
-	data, err := proto.Marshal(set)
+	data, err := proto.Marshal(&descriptorpb.FileDescriptorSet{File: closure(fds...)})
 	if err != nil {
 		return nil, fmt.Errorf("proto files: %w", err)
 	}
@@ -118,7 +105,31 @@ func fromGlobalFiles(path string) (protocompile.SearchResult, error) {
 	return protocompile.SearchResult{Desc: fd}, nil
 }
 
-// fileProto returns fd as a FileDescriptorProto.
+// closure returns fds and their transitive imports as descriptor protos,
+// each once, dependencies first.
+func closure(fds ...protoreflect.FileDescriptor) []*descriptorpb.FileDescriptorProto {
+	var out []*descriptorpb.FileDescriptorProto
+	seen := map[string]bool{}
+	var visit func(fd protoreflect.FileDescriptor)
+	visit = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		imports := fd.Imports()
+		for i := range imports.Len() {
+			visit(imports.Get(i).FileDescriptor)
+		}
+		out = append(out, fileProto(fd))
+	}
+	for _, fd := range fds {
+		visit(fd)
+	}
+	return out
+}
+
+// fileProto returns fd as a FileDescriptorProto: a compiled file's own, or
+// one built from the descriptor.
 func fileProto(fd protoreflect.FileDescriptor) *descriptorpb.FileDescriptorProto {
 	if r, ok := fd.(linker.Result); ok {
 		return r.FileDescriptorProto()
