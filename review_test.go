@@ -118,7 +118,13 @@ func TestTrailersOnErrors(t *testing.T) {
 func TestExpiredDeadlineFailsTheCall(t *testing.T) {
 	t.Parallel()
 	slow := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		<-ctx.Done() // a method that ignores its deadline, then succeeds
+		// A method that ignores its deadline, then succeeds. It waits at
+		// most 10s: without a deadline, ctx never ends, and the test must
+		// fail (below), not hang until the test binary's timeout.
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+		}
 		return h(context.WithoutCancel(ctx), req)
 	}
 	gw := newFixture(t, "A", &recorder{}, protorest.WithUnaryInterceptors(slow))
