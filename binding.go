@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/bind"
@@ -27,6 +28,12 @@ type binding struct {
 	mask          protoreflect.FieldDescriptor // PATCH field-mask derivation target, or nil
 	maskDeriver   *bind.MaskDeriver            // reads the body's keys, when mask is set
 	wire          *wirePlan                    // remote: a binary body goes on as it is (remote.go), or nil
+
+	// For a streaming method, built here rather than per call: what its
+	// stream interceptors are told (in-process), and the stream it opens
+	// on the backend (remote). Neither is written to once built.
+	streamInfo grpc.StreamServerInfo
+	streamDesc grpc.StreamDesc
 }
 
 type pathVar struct {
@@ -84,6 +91,8 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		return nil, err
 	}
 	b := &binding{invoker: target, input: md.Input(), output: md.Output(), status: 200}
+	b.streamInfo = grpc.StreamServerInfo{FullMethod: target.fullMethod, IsClientStream: target.clientStreams, IsServerStream: target.serverStreams}
+	b.streamDesc = grpc.StreamDesc{ServerStreams: target.serverStreams, ClientStreams: target.clientStreams}
 	if code, ok := g.cfg.successStatus[target.fullMethod]; ok {
 		b.status = code
 	}

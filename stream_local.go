@@ -41,8 +41,7 @@ func (g *Gateway) streamLocal(r *http.Request, b *binding, src messageSource, ou
 		defer body.cut(out.interruptRead, pf.stop)
 	}
 	ss := &localStream{ctx: ctx, ts: ts, out: out, src: src}
-	info := &grpc.StreamServerInfo{FullMethod: b.fullMethod, IsClientStream: b.clientStreams, IsServerStream: b.serverStreams}
-	err = invoke.Streaming(b.srv, ss, b.streamHandler, g.streamInterceptor, info, g.cfg.panicHook)
+	err = invoke.Streaming(b.srv, ss, b.streamHandler, g.streamInterceptor, &b.streamInfo, g.cfg.panicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
 	}

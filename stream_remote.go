@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
@@ -31,8 +30,7 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	desc := &grpc.StreamDesc{ServerStreams: b.serverStreams, ClientStreams: b.clientStreams}
-	cs, err := b.conn.NewStream(ctx, desc, b.fullMethod)
+	cs, err := b.conn.NewStream(ctx, &b.streamDesc, b.fullMethod)
 	if err != nil {
 		out.finish(err, nil, nil)
 		return
