@@ -9,25 +9,11 @@ import (
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
+	"github.com/protorest/protorest/internal/fixture"
 	"github.com/protorest/protorest/internal/jsondec"
 )
-
-func books(n int) *libraryv1.ListBooksResponse {
-	resp := &libraryv1.ListBooksResponse{NextPageToken: "next"}
-	for i := range n {
-		resp.Books = append(resp.Books, &libraryv1.Book{
-			Name: fmt.Sprintf("shelves/fiction/books/b%d", i), Title: "The Left Hand of Darkness", Author: "Ursula K. Le Guin",
-			PageCount: int32(300 + i), Read: i%2 == 0, Genre: libraryv1.Book_SCIENCE_FICTION,
-			Labels:     map[string]string{"edition": "1969", "signed": "no"},
-			CreateTime: &timestamppb.Timestamp{Seconds: 1700000000 + int64(i), Nanos: 500000000},
-			UpdateTime: &timestamppb.Timestamp{Seconds: 1700000000 + int64(i)},
-		})
-	}
-	return resp
-}
 
 // BenchmarkUnmarshal compares the decoder with protojson on a list of n
 // books as protojson writes it (unpopulated fields included).
@@ -35,7 +21,7 @@ func BenchmarkUnmarshal(b *testing.B) {
 	opts := protojson.UnmarshalOptions{DiscardUnknown: true}
 	dec := jsondec.New(opts, 0)
 	for _, n := range []int{1, 50, 500} {
-		data, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(books(n))
+		data, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(fixture.Books(n))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +64,7 @@ func BenchmarkAppendWire(b *testing.B) {
 	opts := protojson.UnmarshalOptions{DiscardUnknown: true}
 	dec := jsondec.New(opts, 0)
 	for _, n := range []int{1, 50, 500} {
-		data, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(books(n))
+		data, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(fixture.Books(n))
 		if err != nil {
 			b.Fatal(err)
 		}
