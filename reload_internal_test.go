@@ -2,19 +2,15 @@ package protorest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
+	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
 
 // TestReloadUnchangedKeepsRoutes: a reload that finds the same
@@ -22,20 +18,7 @@ import (
 // routes, types or JSON plans); changed ones are swapped.
 func TestReloadUnchangedKeepsRoutes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "set.binpb")
-	write := func(files ...protoreflect.FileDescriptor) {
-		set := &descriptorpb.FileDescriptorSet{}
-		for _, fd := range files {
-			set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
-		}
-		b, err := proto.Marshal(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(examplev1.File_examples_example_v1_example_proto)
+	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto)
 	conn, err := grpc.NewClient("127.0.0.1:1", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +36,7 @@ func TestReloadUnchangedKeepsRoutes(t *testing.T) {
 	if g.remotes[0].entries[0] != first {
 		t.Error("a reload of the same descriptors replaced the routes")
 	}
-	write(examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
+	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
 	if err := g.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}

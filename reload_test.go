@@ -18,44 +18,19 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest"
 	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	"github.com/protorest/protorest/examples/services"
+	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
-
-// writeDescriptorSet writes files (their google/ imports are completed by
-// the loader) as a FileDescriptorSet to path.
-func writeDescriptorSet(t *testing.T, path string, files ...protoreflect.FileDescriptor) {
-	t.Helper()
-	set := &descriptorpb.FileDescriptorSet{}
-	for _, fd := range files {
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
-	}
-	b, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Replace the file atomically, as a deploy would.
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestReloadSwapsRoutesFromDescriptorSet(t *testing.T) {
 	t.Parallel()
 	be := startBackend(t, "tcp", "127.0.0.1:0")
 	path := filepath.Join(t.TempDir(), "backend.binpb")
-	writeDescriptorSet(t, path, examplev1.File_examples_example_v1_example_proto)
+	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto)
 
 	gw := protorest.NewGateway()
 	gw.HandlePath("GET", "/v1/books/special", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
@@ -76,7 +51,7 @@ func TestReloadSwapsRoutesFromDescriptorSet(t *testing.T) {
 	}
 
 	// The backend now serves books instead of the example service.
-	writeDescriptorSet(t, path, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
+	descsourcetest.WriteSet(t, path, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
 	if err := gw.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +81,7 @@ func TestReloadConflictKeepsOldRoutes(t *testing.T) {
 	t.Parallel()
 	be := startBackend(t, "tcp", "127.0.0.1:0")
 	path := filepath.Join(t.TempDir(), "backend.binpb")
-	writeDescriptorSet(t, path, examplev1.File_examples_example_v1_example_proto)
+	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto)
 
 	gw := protorest.NewGateway()
 	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService()) // in-process
@@ -115,7 +90,7 @@ func TestReloadConflictKeepsOldRoutes(t *testing.T) {
 	}
 	// The backend's new descriptors carry a service the gateway serves
 	// in-process: its routes conflict, and the reload changes nothing.
-	writeDescriptorSet(t, path, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
+	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
 	err := gw.Reload(context.Background())
 	if err == nil || errors.Is(err, protorest.ErrNotLoaded) || !strings.Contains(err.Error(), "bookstore.v1.BookService") {
 		t.Errorf("conflicting reload: %v", err)

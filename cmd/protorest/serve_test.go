@@ -21,14 +21,11 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	"github.com/protorest/protorest/examples/services"
+	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
 
 func startUpstream(t *testing.T, withReflection bool) string {
@@ -283,7 +280,7 @@ func TestServeReloadsOnSignalAndInterval(t *testing.T) {
 	upstreamAt(t, addr, true)
 	dir := t.TempDir()
 	set := filepath.Join(dir, "set.binpb")
-	writeSet(t, set, examplev1.File_examples_example_v1_example_proto)
+	descsourcetest.WriteSet(t, set, examplev1.File_examples_example_v1_example_proto)
 
 	hup := startServe(t, "--upstream", addr, "--descriptor-set", set)
 	ticking := startServe(t, "--upstream", addr, "--descriptor-set", set, "--reload-interval", "50ms")
@@ -292,7 +289,7 @@ func TestServeReloadsOnSignalAndInterval(t *testing.T) {
 			t.Fatalf("books before the reload: %d", code)
 		}
 	}
-	writeSet(t, set, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
+	descsourcetest.WriteSet(t, set, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
 	eventually(t, 5*time.Second, "reload on the interval", func() (bool, string) {
 		code, body := ticking.do(t, "GET", "/v1/books/dune", "")
 		return code == 200, body
@@ -309,24 +306,6 @@ func TestServeReloadsOnSignalAndInterval(t *testing.T) {
 	})
 	if !strings.Contains(hup.stderr.String(), "reason=SIGHUP") {
 		t.Errorf("the reload is not logged: %s", hup.stderr.String())
-	}
-}
-
-func writeSet(t *testing.T, path string, files ...protoreflect.FileDescriptor) {
-	t.Helper()
-	set := &descriptorpb.FileDescriptorSet{}
-	for _, fd := range files {
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
-	}
-	b, err := proto.Marshal(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+".tmp", b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
-		t.Fatal(err)
 	}
 }
 
