@@ -22,11 +22,12 @@ import (
 	"math"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/plancache"
 )
 
 // Decoder reads JSON into messages with protojson's options. It is safe
@@ -34,8 +35,7 @@ import (
 type Decoder struct {
 	opts     protojson.UnmarshalOptions
 	maxDepth int
-	plans    sync.Map // protoreflect.MessageDescriptor → *plan
-	count    atomic.Int64
+	plans    plancache.Cache[*plan]
 	pool     sync.Pool // *state
 }
 

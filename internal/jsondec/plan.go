@@ -52,7 +52,7 @@ type field struct {
 // holds on first use.
 func (d *Decoder) plan(md protoreflect.MessageDescriptor) *plan {
 	if p, ok := d.plans.Load(md); ok {
-		return p.(*plan)
+		return p
 	}
 	building := map[protoreflect.MessageDescriptor]*plan{}
 	p := d.build(md, building)
@@ -68,15 +68,9 @@ func (d *Decoder) plan(md protoreflect.MessageDescriptor) *plan {
 			}
 		}
 	}
-	if d.count.Add(int64(len(building))) > maxPlans {
-		d.plans.Clear()
-		d.count.Store(int64(len(building)))
-	}
-	for md, q := range building {
-		d.plans.LoadOrStore(md, q)
-	}
+	d.plans.Add(building, maxPlans)
 	if got, ok := d.plans.Load(md); ok {
-		return got.(*plan)
+		return got
 	}
 	return p
 }
@@ -86,7 +80,7 @@ func (d *Decoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		return p
 	}
 	if p, ok := d.plans.Load(md); ok {
-		return p.(*plan)
+		return p
 	}
 	p := &plan{desc: md, wkt: wellknown.Of(md.FullName())}
 	building[md] = p

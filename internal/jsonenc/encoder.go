@@ -13,12 +13,12 @@ package jsonenc
 import (
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/plancache"
 )
 
 // Options are protojson.MarshalOptions' options that change the output.
@@ -40,8 +40,7 @@ type Options struct {
 // are built on first use of each message type and kept.
 type Encoder struct {
 	opts  Options
-	plans sync.Map // protoreflect.MessageDescriptor → *plan
-	count atomic.Int64
+	plans plancache.Cache[*plan]
 }
 
 // maxPlans bounds the plan cache: descriptors that come and go (a remote

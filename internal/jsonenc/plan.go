@@ -51,7 +51,7 @@ type field struct {
 // types its fields hold) on first use.
 func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 	if p, ok := e.plans.Load(md); ok {
-		return p.(*plan)
+		return p
 	}
 	building := map[protoreflect.MessageDescriptor]*plan{}
 	p := e.build(md, building)
@@ -76,18 +76,11 @@ func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 		}
 	}
 	markGoElems(building)
-	if e.count.Add(int64(len(building))) > maxPlans {
-		e.plans.Clear()
-		e.count.Store(int64(len(building)))
+	e.plans.Add(building, maxPlans)
+	if got, ok := e.plans.Load(md); ok {
+		return got
 	}
-	for d, q := range building {
-		e.plans.LoadOrStore(d, q)
-	}
-	got, _ := e.plans.Load(md)
-	if got == nil {
-		return p
-	}
-	return got.(*plan)
+	return p
 }
 
 func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoreflect.MessageDescriptor]*plan) *plan {
@@ -95,7 +88,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		return p
 	}
 	if p, ok := e.plans.Load(md); ok {
-		return p.(*plan)
+		return p
 	}
 	p := &plan{desc: md, supported: true}
 	building[md] = p

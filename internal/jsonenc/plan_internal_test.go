@@ -35,12 +35,10 @@ func TestPlanCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n := 0
-	e.plans.Range(func(_, _ any) bool { n++; return true })
-	if n > 50 {
+	if n := e.plans.Len(); n > 50 {
 		t.Errorf("%d plans cached, limit 50", n)
 	}
-	if got := e.count.Load(); got > 50 {
+	if got := e.plans.Count(); got > 50 {
 		t.Errorf("count %d", got)
 	}
 }
