@@ -13,6 +13,8 @@
 # directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/e2e-lib.sh
+source scripts/e2e-lib.sh
 root=$PWD
 script_start=$SECONDS
 
@@ -69,8 +71,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-passed=0 failed=0
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 summary() {
   echo "e2e-browser: setup ${setup_time:-?}s (apt-get ${apt_time:-0}s), tests $((SECONDS - ${tests_start:-$SECONDS}))s, all $((SECONDS - script_start))s"
   echo "e2e-browser: $passed passed, $failed failed"
@@ -102,10 +102,6 @@ apt_time=$((SECONDS - apt_start))
 
 wait "$build_pid" || { build_pid=""; die "go build ./cmd/protorest" "$work/build.log"; }
 build_pid=""
-
-free_port() {
-  "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # The demo, on free ports; another process may take a port first, so try
 # three times.

@@ -9,6 +9,8 @@
 # when it is missing. Everything else goes in a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/e2e-lib.sh
+source scripts/e2e-lib.sh
 root=$PWD
 
 PYTHON=${PYTHON:-python3}
@@ -26,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
+need_curl
 
 # The binary builds while pip installs.
 start=$SECONDS
@@ -62,15 +64,6 @@ wait "$build_pid" || { cat "$work/build.log"; echo "go build failed"; exit 1; }
 pids=()
 setup_time=$((SECONDS - start))
 
-passed=0 failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-check() { # name, got, want
-  if [ "$2" == "$3" ]; then pass "$1"; else fail "$1"; echo "  got:  $2"; echo "  want: $3"; fi
-}
-contains() { # name, haystack, needle
-  if [[ "$2" == *"$3"* ]]; then pass "$1"; else fail "$1"; echo "  got:  $2"; echo "  want a part: $3"; fi
-}
 line() { # name, lines, a whole line that must be among them
   if [[ $'\n'"$2"$'\n' == *$'\n'"$3"$'\n'* ]]; then pass "$1"; else fail "$1"; echo "  got:"; printf '%s\n' "$2" | sed 's/^/    /'; echo "  want the line: $3"; fi
 }
@@ -120,10 +113,6 @@ req() {
   headers=$(tr -d '\r' <"$work/resp.h" | sed '/^$/q' | sed '/^$/d')
   trailers=$(tr -d '\r' <"$work/resp.h" | sed '1,/^$/d' | sed '/^$/d')
   body=$(cat "$work/resp.b")
-}
-
-free_port() {
-  "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # start_server NAME ADDRESS: a Python server; sets server_port.

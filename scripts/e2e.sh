@@ -3,6 +3,8 @@
 # transcripts with curl and grpcurl exactly as a newcomer types them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/e2e-lib.sh
+source scripts/e2e-lib.sh
 
 GRPCURL_VERSION=v1.9.4
 GRPC_PORT=${GRPC_PORT:-9090}
@@ -16,7 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
+need_curl
 GOBIN="$work/bin" go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@$GRPCURL_VERSION"
 grpcurl="$work/bin/grpcurl"
 go build -o "$work/protorest" ./cmd/protorest
@@ -28,22 +30,6 @@ for _ in $(seq 1 100); do
   kill -0 "$pid" 2>/dev/null || { cat "$work/demo.log"; echo "demo exited"; exit 1; }
   sleep 0.1
 done
-
-passed=0 failed=0
-check() { # name, got, want
-  if [ "$2" == "$3" ]; then
-    passed=$((passed + 1)); echo "ok   $1"
-  else
-    failed=$((failed + 1)); echo "FAIL $1"; echo "  got:  $2"; echo "  want: $3"
-  fi
-}
-contains() { # name, haystack, needle
-  if [[ "$2" == *"$3"* ]]; then
-    passed=$((passed + 1)); echo "ok   $1"
-  else
-    failed=$((failed + 1)); echo "FAIL $1"; echo "  got:  $2"; echo "  want a part: $3"
-  fi
-}
 
 H="http://localhost:$HTTP_PORT"
 
@@ -99,9 +85,9 @@ out=$(curl -s -i "localhost:$SERVE_PORT/v1/books/" | tr -d '\r')
 contains "serve: error details from the upstream" "$(printf '%s' "$out" | tail -n1)" '{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"'
 kill -TERM "$serve_pid"
 if wait "$serve_pid"; then
-  passed=$((passed + 1)); echo "ok   serve: exits 0 on SIGTERM"
+  pass "serve: exits 0 on SIGTERM"
 else
-  failed=$((failed + 1)); echo "FAIL serve: exit status on SIGTERM"; cat "$work/serve.log"
+  fail "serve: exit status on SIGTERM"; cat "$work/serve.log"
 fi
 
 
@@ -209,9 +195,9 @@ stream_checks() { # name, base URL
   check "$n: watch 3 × 1 s: the first tick" "$(printf '%s\n' "$first_line" | sed -E 's/"time":"[^"]*"/"time":"T"/')" '{"result":{"seq":1,"time":"T"}}'
   check "$n: watch 3 × 1 s: two more ticks" "$n_rest" 2
   if [ "$first_ms" -lt 1500 ] && [ "$total_ms" -ge 1900 ]; then
-    passed=$((passed + 1)); echo "ok   $n: watch 3 × 1 s: the first tick arrives while the stream runs"
+    pass "$n: watch 3 × 1 s: the first tick arrives while the stream runs"
   else
-    failed=$((failed + 1)); echo "FAIL $n: watch 3 × 1 s: the first tick arrives while the stream runs"
+    fail "$n: watch 3 × 1 s: the first tick arrives while the stream runs"
     echo "  want: the first line in < 1500 ms, the whole stream ≥ 1900 ms"
   fi
   echo "     (first tick after $first_ms ms, the stream ended after $total_ms ms)"
