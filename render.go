@@ -16,6 +16,18 @@ import (
 	"github.com/protorest/protorest/internal/codec"
 )
 
+// respond writes the outcome of a call with one response: the header
+// metadata, then msg rendered with codec out (render) or, when err is
+// set, err (writeErrorWithTrailers).
+func (g *Gateway) respond(w http.ResponseWriter, r *http.Request, b *binding, msg proto.Message, out int, err error, header, trailer metadata.MD) {
+	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
+	if err != nil {
+		g.writeErrorWithTrailers(w, r, err, trailer)
+		return
+	}
+	g.render(w, r, b, msg, out, trailer)
+}
+
 // render writes a successful response: the message (or its response_body
 // field) in the negotiated codec, raw bytes for google.api.HttpBody, the
 // method's success status, and trailer metadata as HTTP trailers when the

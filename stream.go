@@ -266,7 +266,7 @@ func (s *streamWriter) start(header metadata.MD, contentType string) {
 	s.started = true
 	h := s.w.Header()
 	writeMetadata(h, header, s.g.cfg.outgoingHeader, "")
-	h.Set("Content-Type", contentType)
+	setContentType(h, contentType)
 	h.Del("Content-Length")
 	if s.kind == framing.SSE {
 		h.Set("Cache-Control", "no-cache")
@@ -342,17 +342,11 @@ func (s *streamWriter) finish(err error, header, trailer metadata.MD) {
 		if err == nil && s.response == nil {
 			err = status.Error(codes.Internal, "the method returned no response")
 		}
-		writeMetadata(s.w.Header(), header, s.g.cfg.outgoingHeader, "")
-		if err != nil {
-			s.g.writeErrorWithTrailers(s.w, s.r, err, trailer)
-			return
-		}
-		s.g.render(s.w, s.r, s.b, s.response, s.out, trailer)
+		s.g.respond(s.w, s.r, s.b, s.response, s.out, err, header, trailer)
 		return
 	}
 	if !s.started && err != nil {
-		writeMetadata(s.w.Header(), header, s.g.cfg.outgoingHeader, "")
-		s.g.writeErrorWithTrailers(s.w, s.r, err, trailer)
+		s.g.respond(s.w, s.r, s.b, nil, s.out, err, header, trailer)
 		return
 	}
 	contentType := s.media

@@ -47,12 +47,7 @@ func (g *Gateway) serveUnary(w http.ResponseWriter, r *http.Request, b *binding,
 	} else {
 		msg, header, trailer, err = g.invokeLocal(r, b, req)
 	}
-	writeMetadata(w.Header(), header, g.cfg.outgoingHeader, "")
-	if err != nil {
-		g.writeErrorWithTrailers(w, r, err, trailer)
-		return
-	}
-	g.render(w, r, b, msg, out, trailer)
+	g.respond(w, r, b, msg, out, err, header, trailer)
 }
 
 // invokeLocal calls an in-process method through the interceptors, with
