@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -242,15 +243,14 @@ func fingerprint(set *descsource.Set) [sha256.Size]byte {
 		h.Write([]byte(sd.FullName()))
 		h.Write([]byte{0})
 	}
-	var paths []string
+	var files []protoreflect.FileDescriptor
 	set.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		paths = append(paths, fd.Path())
+		files = append(files, fd)
 		return true
 	})
-	slices.Sort(paths)
+	slices.SortFunc(files, func(a, b protoreflect.FileDescriptor) int { return strings.Compare(a.Path(), b.Path()) })
 	opts := proto.MarshalOptions{Deterministic: true}
-	for _, p := range paths {
-		fd, _ := set.Files.FindFileByPath(p)
+	for _, fd := range files {
 		b, _ := opts.Marshal(protodesc.ToFileDescriptorProto(fd))
 		h.Write(b)
 	}
