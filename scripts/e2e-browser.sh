@@ -59,7 +59,7 @@ cleanup() {
     for d in /proc/[0-9]*; do
       p=${d#/proc/}
       if [ "$p" == $$ ] || [ "$p" == "$BASHPID" ]; then continue; fi
-      if tr '\0' '\n' <"$d/cmdline" 2>/dev/null | grep -qF -- "$work/"; then pids+=" $p"; fi
+      if tr '\0' '\n' 2>/dev/null <"$d/cmdline" | grep -qF -- "$work/"; then pids+=" $p"; fi
     done
     [ -n "$pids" ] || break
     # shellcheck disable=SC2086 # a list of pids
