@@ -3,6 +3,8 @@ package jsondec
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/protorest/protorest/internal/jsonstr"
 )
 
 // scanner reads JSON tokens from data. Its rules are protojson's lexer's
@@ -91,15 +93,6 @@ func (s *scanner) more(close byte) (more, ok bool) {
 	return false, false
 }
 
-// plain marks the bytes a string holds as they are: printable ASCII but
-// the quote and the backslash.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // str reads the string at pos and returns its unescaped bytes: a slice of
 // data when it has no escapes, else of scratch; either is valid until the
 // next call.
@@ -109,30 +102,15 @@ func (s *scanner) str() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.pos + 1
-	i := start
-	for {
-		for i < len(data) && plain[data[i]] {
-			i++
-		}
-		if i >= len(data) {
-			return nil, false
-		}
-		switch c := data[i]; {
-		case c == '"':
-			s.pos = i + 1
-			return data[start:i], true
-		case c == '\\':
-			return s.escaped(start, i)
-		case c < 0x20:
-			return nil, false
-		default:
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n == 1 {
-				return nil, false
-			}
-			i += n
-		}
+	i := start + jsonstr.IndexBytes(data[start:])
+	switch {
+	case i < len(data) && data[i] == '"':
+		s.pos = i + 1
+		return data[start:i], true
+	case i < len(data) && data[i] == '\\':
+		return s.escaped(start, i)
 	}
+	return nil, false // the end, a control character or invalid UTF-8
 }
 
 // escaped finishes str for a string with an escape at i.
@@ -140,13 +118,12 @@ func (s *scanner) escaped(start, i int) ([]byte, bool) {
 	data := s.data
 	out := append(s.scratch[:0], data[start:i]...)
 	for i < len(data) {
-		c := data[i]
-		switch {
-		case c == '"':
+		switch data[i] {
+		case '"':
 			s.pos = i + 1
 			s.scratch = out
 			return out, true
-		case c == '\\':
+		case '\\':
 			if i+1 >= len(data) {
 				return nil, false
 			}
@@ -175,15 +152,10 @@ func (s *scanner) escaped(start, i int) ([]byte, bool) {
 				return nil, false
 			}
 			i += 2
-		case c < 0x20:
-			return nil, false
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
 		default:
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n == 1 {
-				return nil, false
+			n := jsonstr.IndexBytes(data[i:])
+			if n == 0 {
+				return nil, false // a control character or invalid UTF-8
 			}
 			out = append(out, data[i:i+n]...)
 			i += n

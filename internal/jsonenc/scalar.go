@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/protorest/protorest/internal/jsonstr"
 )
 
 var errStringUTF8 = errors.New("invalid UTF-8")
@@ -28,7 +30,7 @@ func AppendString(b []byte, s string) []byte {
 // UTF-8 is an error.
 func appendString(b []byte, s string) ([]byte, error) {
 	b = append(b, '"')
-	i := indexNeedEscape(s)
+	i := jsonstr.Index(s)
 	s, b = s[i:], append(b, s[:i]...)
 	for len(s) > 0 {
 		r, n := utf8.DecodeRuneInString(s)
@@ -57,67 +59,11 @@ func appendString(b []byte, s string) ([]byte, error) {
 			}
 			s = s[n:]
 		default:
-			i := indexNeedEscape(s[n:])
+			i := jsonstr.Index(s[n:])
 			s, b = s[n+i:], append(b, s[:n+i]...)
 		}
 	}
 	return append(b, '"'), nil
-}
-
-// plainByte says which bytes a JSON string holds as they are: ASCII
-// other than the quote, the backslash and control characters.
-var plainByte = func() (t [256]bool) {
-	for c := ' '; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// indexNeedEscape returns the index of the first byte of s that needs
-// escaping or checking, or len(s). It looks at eight bytes at a time
-// while they are plain (see notPlain), a byte at a time otherwise.
-func indexNeedEscape(s string) int {
-	i := 0
-	for {
-		for ; len(s)-i >= 8; i += 8 {
-			if m := notPlain(load64(s, i)); m != 0 {
-				i += bits.TrailingZeros64(m) / 8
-				break
-			}
-		}
-		for i < len(s) && plainByte[s[i]] {
-			i++
-		}
-		if i == len(s) || s[i] < utf8.RuneSelf {
-			return i
-		}
-		// Valid multi-byte runes pass; only an invalid one stops.
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-}
-
-// load64 reads s[i:i+8] as a little-endian word (the compiler makes it
-// one load).
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// notPlain returns a word whose lowest set bit is the top bit of the
-// first byte of x that is not plain (see plainByte): a control
-// character, the quote, the backslash or a byte of a multi-byte rune; 0
-// if there is none. (Bits above it may be set spuriously, by borrows.)
-func notPlain(x uint64) uint64 {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	lowBytes := x - ones*' '              // a byte below ' ' borrows, and its top bit is set
-	quotes := (x ^ ones*'"') - ones       // likewise a byte equal to '"'
-	backslashes := (x ^ ones*'\\') - ones // and '\\'
-	return (lowBytes | quotes | backslashes | x) & tops
 }
 
 // appendStringOf writes s, a string value of field f; invalid UTF-8 is
