@@ -485,8 +485,8 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// TestScanAllocs: no allocation for a type without required fields;
-// some for a type with them.
+// TestScanAllocs: no allocation for a type without required fields, for
+// valid input and rejected input alike.
 func TestScanAllocs(t *testing.T) {
 	ts := messageTypes(t)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -502,6 +502,10 @@ func TestScanAllocs(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(100, func() { _ = m.Scan(data) }); n != 0 {
 			t.Errorf("%s: %v allocations per Scan, want 0", name, n)
+		}
+		// Cutting the last byte leaves the last value incomplete.
+		if m.Scan(data[:len(data)-1]) == nil {
+			t.Fatalf("%s: a truncated message scanned as valid", name)
 		}
 		if n := testing.AllocsPerRun(100, func() { _ = m.Scan(data[:len(data)-1]) }); n != 0 {
 			t.Errorf("%s, rejected: %v allocations per Scan, want 0", name, n)
