@@ -422,8 +422,6 @@ func jsonOf(t testing.TB, m proto.Message) string {
 	return string(b)
 }
 
-// BenchmarkRemoteBinary measures a remote unary POST with a binary body,
-// over loopback gRPC, with the body passed through and decoded as before.
 // BenchmarkRemoteBinary and BenchmarkRemoteJSON send remote requests
 // with a body through the wire path (binary bodies passed through, JSON
 // transcoded) and through decoding into a dynamic message, for a small
