@@ -5,7 +5,12 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 
+	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/fixture"
 	"github.com/protorest/protorest/internal/jsonenc"
@@ -48,4 +53,53 @@ func must(b []byte, err error) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// BenchmarkAppendWire measures writing the JSON of a list of n books
+// straight from its wire encoding, for a backend known only by its
+// descriptors (a dynamic descriptor of the same type), against
+// proto.Unmarshal into a dynamic message then Append.
+func BenchmarkAppendWire(b *testing.B) {
+	fdp := protodesc.ToFileDescriptorProto((&libraryv1.ListBooksResponse{}).ProtoReflect().Descriptor().ParentFile())
+	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	if err != nil {
+		b.Fatal(err)
+	}
+	md := fd.Messages().ByName("ListBooksResponse")
+	enc := jsonenc.New(jsonenc.Options{EmitUnpopulated: true})
+	for _, n := range []int{1, 50, 500} {
+		data := must(proto.Marshal(fixture.Books(n)))
+		m := dynamicpb.NewMessage(md)
+		if err := proto.Unmarshal(data, m); err != nil {
+			b.Fatal(err)
+		}
+		want := must(enc.Append(nil, m))
+		if got := must(enc.AppendWire(nil, md, data)); string(got) != string(want) {
+			b.Fatalf("AppendWire writes %s, Append %s", got, want)
+		}
+		b.Run(fmt.Sprintf("Unmarshal+Append/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(want)))
+			buf := make([]byte, 0, len(want))
+			for b.Loop() {
+				m := dynamicpb.NewMessage(md)
+				if err := proto.Unmarshal(data, m); err != nil {
+					b.Fatal(err)
+				}
+				if buf, err = enc.Append(buf[:0], m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("AppendWire/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(want)))
+			buf := make([]byte, 0, len(want))
+			for b.Loop() {
+				if buf, err = enc.AppendWire(buf[:0], md, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
