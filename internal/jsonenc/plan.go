@@ -37,9 +37,12 @@ type field struct {
 	value    protoreflect.FieldDescriptor // the singular value: fd, or a map's value
 	kind     protoreflect.Kind            // value's kind
 	elem     *plan                        // the message type of value, if any
-	enum     *enumMemo                    // the names of value's enum type, if any
-	goKind   goKind                       // read from the Go struct (gofast.go)
-	goOffset uintptr                      // its offset in the Go struct
+	// checkUTF8: a string field (not a map) whose value proto.Unmarshal
+	// refuses if it is not UTF-8 (see enforceUTF8); AppendWire checks it.
+	checkUTF8 bool
+	enum      *enumMemo // the names of value's enum type, if any
+	goKind    goKind    // read from the Go struct (gofast.go)
+	goOffset  uintptr   // its offset in the Go struct
 	// goElemType is the Go pointer type of the messages of a goMessage
 	// or goMessageList field; elemGo says they are read from their
 	// structs too (they are of elem's generated type).
@@ -123,6 +126,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 			f.value = fd.MapValue()
 		}
 		f.kind = f.value.Kind()
+		f.checkUTF8 = f.kind == protoreflect.StringKind && !f.mapField && enforceUTF8(f.value)
 		if f.kind == protoreflect.EnumKind {
 			f.enum = e.newEnumMemo(f.value.Enum())
 		}

@@ -93,8 +93,7 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 			}
 			if i, ok := p.byNumber(num); ok && applies(&p.fields[i], typ) {
 				f := &p.fields[i]
-				if f.value.Kind() == protoreflect.StringKind && !f.mapField && typ == protowire.BytesType &&
-					enforceUTF8(f.value) && !utf8.Valid(val) {
+				if f.checkUTF8 && typ == protowire.BytesType && !utf8.Valid(val) {
 					return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
 				}
 				occ = append(occ, occurrence{field: i, seq: len(occ), typ: typ, val: val})
@@ -107,7 +106,7 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 // applies reports whether proto.Unmarshal sets field f from a value of
 // wire type typ (else it keeps it as an unknown field).
 func applies(f *field, typ protowire.Type) bool {
-	k := f.value.Kind()
+	k := f.kind
 	switch {
 	case f.mapField:
 		return typ == protowire.BytesType
@@ -159,7 +158,7 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 			// A oneof holds its last member only, and only what came
 			// after the last occurrence of another member.
 			kept := oneofKept(p, occ, i, mine)
-			if f.value.Message() != nil && len(kept) < len(mine) {
+			if f.elem != nil && len(kept) < len(mine) {
 				// Overridden, but parsed all the same by proto.Unmarshal.
 				if err := e.validateWire(f.elem, payloads(mine[:len(mine)-len(kept)])); err != nil {
 					return b, err
@@ -183,9 +182,9 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 			b, err = e.appendWireList(b, f, mine)
 		case f.mapField:
 			b, err = e.appendWireMap(b, f, mine)
-		case f.value.Message() != nil && len(mine) == 1:
+		case f.elem != nil && len(mine) == 1:
 			b, err = e.appendWireMessage(b, f.elem, mine[0].segment())
-		case f.value.Message() != nil:
+		case f.elem != nil:
 			b, err = e.appendWireMessage(b, f.elem, payloads(mine))
 		default:
 			b, err = e.appendWireScalar(b, f.value, last(mine))
@@ -231,10 +230,10 @@ func (e *Encoder) wirePresent(f *field, mine []occurrence) (bool, error) {
 			}
 		}
 		return false, nil
-	case f.mapField, f.value.Message() != nil, f.presence:
+	case f.mapField, f.elem != nil, f.presence:
 		return true, nil
 	}
-	return !isZero(f.value.Kind(), last(mine)), nil
+	return !isZero(f.kind, last(mine)), nil
 }
 
 // countElements counts the elements of a repeated field in one occurrence
@@ -302,7 +301,7 @@ func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte,
 		case f.elem != nil:
 			sep()
 			b, err = e.appendWireMessage(b, f.elem, o.segment())
-		case !lengthDelimited(f.value.Kind()) && o.typ == protowire.BytesType:
+		case !lengthDelimited(f.kind) && o.typ == protowire.BytesType:
 			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
 				sep()
 				var err error
@@ -370,7 +369,7 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 		if i, ok := find(key); ok {
 			// A later entry replaces the value; the one it replaces must
 			// still be well formed, as proto.Unmarshal parsed it.
-			if vfd.Message() != nil {
+			if f.elem != nil {
 				if err := e.validateWire(f.elem, payloads(vals[entries[i].start:entries[i].end])); err != nil {
 					return b, err
 				}
@@ -402,7 +401,7 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 		b = append(b, ':')
 		value := vals[en.start:en.end]
 		switch {
-		case vfd.Message() != nil:
+		case f.elem != nil:
 			b, err = e.appendWireMessage(b, f.elem, payloads(value))
 		case len(value) == 0:
 			b, err = e.appendSingular(b, vfd.Default(), f)
@@ -475,17 +474,17 @@ func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 		switch {
 		case f.mapField:
 			_, _, valOcc, err := parseEntry(f.fd.MapKey(), f.value, o.val, nil)
-			if err == nil && f.value.Message() != nil {
+			if err == nil && f.elem != nil {
 				err = e.validateWire(f.elem, payloads(valOcc))
 			}
 			if err != nil {
 				return err
 			}
-		case f.value.Message() != nil:
+		case f.elem != nil:
 			if err := e.validateWire(f.elem, [][]byte{o.val}); err != nil {
 				return err
 			}
-		case f.list && o.typ == protowire.BytesType && f.value.Kind() != protoreflect.StringKind && f.value.Kind() != protoreflect.BytesKind:
+		case f.list && o.typ == protowire.BytesType && f.kind != protoreflect.StringKind && f.kind != protoreflect.BytesKind:
 			if err := forPacked(f.value, o.val, func(protowire.Type, []byte) error { return nil }); err != nil {
 				return err
 			}
