@@ -18,12 +18,13 @@ import (
 
 // sameWire checks AppendWire(md, data) against what Append writes for the
 // dynamic message proto.Unmarshal makes of data: the same bytes, or both
-// an error. ErrUnsupported is a fallback, not a difference.
-func sameWire(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, md protoreflect.MessageDescriptor, data []byte) {
+// an error. ErrUnsupported is a fallback, not a difference; compared
+// says whether there was a comparison.
+func sameWire(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, md protoreflect.MessageDescriptor, data []byte) (compared bool) {
 	t.Helper()
 	got, gerr := enc.AppendWire(nil, md, data)
 	if errors.Is(gerr, jsonenc.ErrUnsupported) {
-		return
+		return false
 	}
 	m := dynamicpb.NewMessage(md)
 	var want []byte
@@ -33,7 +34,7 @@ func sameWire(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, md
 		// whose key comes twice, the second time with a wire type the key
 		// cannot take ("cannot convert nil to map key"); AppendWire
 		// keeps the first key, as the wire format says.
-		return
+		return false
 	}
 	if werr == nil {
 		want, werr = enc.Append(nil, m)
@@ -44,12 +45,16 @@ func sameWire(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, md
 	if werr == nil && !bytes.Equal(got, want) {
 		t.Fatalf("options %+v, data %x:\nunmarshal+Append: %s\nAppendWire:       %s", o, data, want, got)
 	}
+	return true
 }
 
 func TestAppendWire(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ed2 := compileEditionsFile(t).Messages().ByName("Ed2")
 	probe := (&confv1.Probe{}).ProtoReflect().Descriptor()
+	// A fallback (ErrUnsupported) compares nothing: each type must be
+	// compared for the test to mean anything.
+	compared := map[protoreflect.MessageDescriptor]int{}
 	for range 400 {
 		for _, md := range []protoreflect.MessageDescriptor{probe, ed2} {
 			a, b := dynamicpb.NewMessage(md), dynamicpb.NewMessage(md)
@@ -59,11 +64,21 @@ func TestAppendWire(t *testing.T) {
 			db, _ := proto.MarshalOptions{AllowPartial: true}.Marshal(b)
 			for _, o := range optionSets {
 				enc := encoderFor(o, nil)
-				sameWire(t, o, enc, md, da)
+				if sameWire(t, o, enc, md, da) {
+					compared[md]++
+				}
 				// Concatenated encodings merge: last scalar wins, lists
 				// append, messages merge, a oneof keeps its last member.
-				sameWire(t, o, enc, md, append(append([]byte{}, da...), db...))
+				if sameWire(t, o, enc, md, append(append([]byte{}, da...), db...)) {
+					compared[md]++
+				}
 			}
+		}
+	}
+	for _, md := range []protoreflect.MessageDescriptor{probe, ed2} {
+		t.Logf("%s: %d encodings compared", md.FullName(), compared[md])
+		if compared[md] == 0 {
+			t.Errorf("%s: AppendWire fell back on every encoding; nothing was compared", md.FullName())
 		}
 	}
 }
