@@ -10,13 +10,18 @@ go 1.26.0
 // protorest as it is in this repository.
 replace github.com/protorest/protorest => ../
 
+// The generator library bench/internal/gen shares with the repository's
+// own generator.
+replace github.com/protorest/protorest/internal/tools/protogen => ../internal/tools/protogen
+
 require (
-	github.com/bufbuild/protocompile v0.14.1
+	github.com/bufbuild/protocompile v0.14.1 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.32.0
 	// v0.6.0 is vtprotobuf's latest release; grpc requires this later
 	// commit, so it is the version selected either way.
 	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10
 	github.com/protorest/protorest v0.0.0-00010101000000-000000000000
+	github.com/protorest/protorest/internal/tools/protogen v0.0.0
 	golang.org/x/image v0.47.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
 	google.golang.org/grpc v1.85.0

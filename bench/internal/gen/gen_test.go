@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/protorest/protorest/internal/tools/protogen/generate"
 )
 
 // TestGeneratedCodeIsFresh regenerates every generated file into a
@@ -16,24 +18,24 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generate(t.Context(), root)
+	files, err := generateFiles(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := len(plugins) * len(protoFiles); len(files) != want {
 		t.Errorf("generated %d files, want %d: one per plugin and .proto file", len(files), want)
 	}
-	for _, line := range stale(filepath.Join(root, protoRoot), files) {
+	for _, line := range generate.Stale(filepath.Join(root, protoRoot), files) {
 		t.Errorf("%s: run scripts/genbench.sh", line)
 	}
 
 	// stale reports exactly the edited and the missing files.
 	out := t.TempDir()
-	if err := write(out, files); err != nil {
+	if err := generate.Write(out, files); err != nil {
 		t.Fatal(err)
 	}
-	if bad := stale(out, files); len(bad) != 0 {
-		t.Errorf("stale(fresh output) = %q, want none", bad)
+	if bad := generate.Stale(out, files); len(bad) != 0 {
+		t.Errorf("generate.Stale(fresh output) = %q, want none", bad)
 	}
 	edited, removed := files[0].GetName(), files[1].GetName()
 	if err := os.WriteFile(filepath.Join(out, edited), []byte("package x\n"), 0o644); err != nil {
@@ -43,7 +45,7 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"stale:   " + edited, "missing: " + removed}
-	if bad := stale(out, files); !slices.Equal(bad, want) {
-		t.Errorf("stale(edited output) = %q, want %q", bad, want)
+	if bad := generate.Stale(out, files); !slices.Equal(bad, want) {
+		t.Errorf("generate.Stale(edited output) = %q, want %q", bad, want)
 	}
 }

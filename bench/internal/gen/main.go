@@ -18,6 +18,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/protorest/protorest/internal/tools/protogen/generate"
 )
 
 // protoRoot is the import root of the .proto files, relative to the bench
@@ -41,13 +43,13 @@ func run(ctx context.Context, check bool) error {
 	if err != nil {
 		return err
 	}
-	files, err := generate(ctx, root)
+	files, err := generateFiles(ctx, root)
 	if err != nil {
 		return err
 	}
 	out := root + string(os.PathSeparator) + protoRoot
 	if check {
-		bad := stale(out, files)
+		bad := generate.Stale(out, files)
 		for _, line := range bad {
 			fmt.Println(line)
 		}
@@ -56,5 +58,5 @@ func run(ctx context.Context, check bool) error {
 		}
 		return nil
 	}
-	return write(out, files)
+	return generate.Write(out, files)
 }

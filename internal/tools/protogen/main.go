@@ -14,13 +14,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/protorest/protorest/internal/tools/protogen/generate"
 	"google.golang.org/protobuf/types/pluginpb"
 )
 
@@ -62,7 +61,7 @@ func run(ctx context.Context, root, out string, files []string, check bool) erro
 		return err
 	}
 	if check {
-		bad := stale(out, generated)
+		bad := generate.Stale(out, generated)
 		for _, line := range bad {
 			fmt.Println(line)
 		}
@@ -71,7 +70,7 @@ func run(ctx context.Context, root, out string, files []string, check bool) erro
 		}
 		return nil
 	}
-	return write(out, generated)
+	return generate.Write(out, generated)
 }
 
 // generateAll checks the runtime version, builds the plugins and generates.
@@ -79,44 +78,10 @@ func generateAll(ctx context.Context, root string, files []string) ([]*pluginpb.
 	if err := checkRuntimeVersion(ctx, root); err != nil {
 		return nil, err
 	}
-	dir, err := buildPlugins(ctx)
+	dir, err := generate.BuildPlugins(ctx, ".", plugins)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	return Generate(ctx, root, dir, files)
-}
-
-// write writes the generated files under out, leaving files whose content
-// is already right untouched.
-func write(out string, files []*pluginpb.CodeGeneratorResponse_File) error {
-	for _, f := range files {
-		path := filepath.Join(out, filepath.FromSlash(f.GetName()))
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, []byte(f.GetContent())) {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(f.GetContent()), 0o644); err != nil {
-			return err
-		}
-		fmt.Println("wrote", f.GetName())
-	}
-	return nil
-}
-
-// stale lists the generated files that are missing under out or differ.
-func stale(out string, files []*pluginpb.CodeGeneratorResponse_File) []string {
-	var bad []string
-	for _, f := range files {
-		old, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(f.GetName())))
-		switch {
-		case err != nil:
-			bad = append(bad, "missing: "+f.GetName())
-		case !bytes.Equal(old, []byte(f.GetContent())):
-			bad = append(bad, "stale:   "+f.GetName())
-		}
-	}
-	return bad
+	return generate.Generate(ctx, root, dir, files, plugins)
 }
