@@ -22,7 +22,7 @@ func (st *state) memberGo(fv reflect.Value, f *field) error {
 			return errFallback
 		}
 		if v.IsValid() {
-			gostruct.SetScalar(fv, f.value.Kind(), v)
+			gostruct.SetScalar(fv, f.kind, v)
 		}
 		return nil
 	case gostruct.Message:
@@ -45,7 +45,7 @@ func (st *state) memberGo(fv reflect.Value, f *field) error {
 // set stores v in field f of m; sv is m's Go struct when it has one.
 func set(m protoreflect.Message, sv reflect.Value, f *field, v protoreflect.Value) {
 	if sv.IsValid() && f.goKind == gostruct.Scalar {
-		gostruct.SetScalar(sv.Field(f.goIndex), f.value.Kind(), v)
+		gostruct.SetScalar(sv.Field(f.goIndex), f.kind, v)
 		return
 	}
 	m.Set(f.fd, v)

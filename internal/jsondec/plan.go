@@ -34,9 +34,12 @@ type field struct {
 	fd    protoreflect.FieldDescriptor
 	value protoreflect.FieldDescriptor // fd, or a map's value field
 	key   protoreflect.Kind            // a map's key kind
-	list  bool
-	isMap bool
-	oneof int // the index of its oneof, or -1
+	kind  protoreflect.Kind            // value's kind
+	// packed: a list written in one length-delimited record.
+	packed bool
+	list   bool
+	isMap  bool
+	oneof  int // the index of its oneof, or -1
 	// nullable: JSON null is a value (google.protobuf.Value, NullValue),
 	// not "leave the field unset".
 	nullable bool
@@ -97,6 +100,7 @@ func (d *Decoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		if f.isMap {
 			f.key, f.value = fd.MapKey().Kind(), fd.MapValue()
 		}
+		f.kind, f.packed = f.value.Kind(), fd.IsPacked()
 		if fd.Cardinality() == protoreflect.Required {
 			p.required = true
 		}

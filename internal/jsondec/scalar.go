@@ -13,7 +13,7 @@ import (
 // unmarshalScalar does. An invalid Value with ok set means "leave it
 // out": an unknown enum name that the options discard.
 func (st *state) scalar(f *field) (v protoreflect.Value, ok bool) {
-	switch f.value.Kind() {
+	switch f.kind {
 	case protoreflect.BoolKind:
 		switch {
 		case st.literal("true"):

@@ -96,7 +96,7 @@ func (st *state) wireList(dst []byte, f *field) ([]byte, error) {
 	if !ok {
 		return dst, errFallback
 	}
-	num, packed := f.fd.Number(), f.fd.IsPacked()
+	num, packed := f.fd.Number(), f.packed
 	start := len(dst)
 	if packed {
 		dst = startLen(dst, num)
@@ -238,7 +238,7 @@ func nextKey(b []byte) (key, rest []byte) {
 // An implicit zero is left out unless keep; an enum name discarded is
 // left out. ok is false for input scalar refuses.
 func (st *state) wireScalar(dst []byte, f *field, num protowire.Number, keep bool) ([]byte, bool) {
-	kind := f.value.Kind()
+	kind := f.kind
 	if kind == protoreflect.StringKind || kind == protoreflect.BytesKind {
 		// The bytes go from the input to dst, not through a Value.
 		s, ok := st.str()
