@@ -126,7 +126,7 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 			f.value = fd.MapValue()
 		}
 		f.kind = f.value.Kind()
-		f.checkUTF8 = f.kind == protoreflect.StringKind && !f.mapField && enforceUTF8(f.value)
+		f.checkUTF8 = f.kind == protoreflect.StringKind && !f.mapField && wellknown.EnforcesUTF8(f.value)
 		if f.kind == protoreflect.EnumKind {
 			f.enum = e.newEnumMemo(f.value.Enum())
 		}

@@ -14,6 +14,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // AppendWire appends the JSON form of the message of type md whose
@@ -445,7 +447,7 @@ func parseEntry(kfd, vfd protoreflect.FieldDescriptor, data []byte, vals []occur
 		if !wireTypeFits(fd.Kind(), typ) {
 			continue // an unknown field of the entry
 		}
-		if fd.Kind() == protoreflect.StringKind && enforceUTF8(fd) && !utf8.Valid(val) {
+		if fd.Kind() == protoreflect.StringKind && wellknown.EnforcesUTF8(fd) && !utf8.Valid(val) {
 			return key, false, vals, errInvalidUTF8(fd.FullName())
 		}
 		if num == 1 {
@@ -678,17 +680,6 @@ func last(occ []occurrence) occurrence { return occ[len(occ)-1] }
 func (o *occurrence) segment() [][]byte {
 	o.seg[0] = o.val
 	return o.seg[:]
-}
-
-// enforceUTF8 reports whether proto.Unmarshal rejects a string field's
-// invalid UTF-8: proto3, and editions with utf8_validation VERIFY.
-func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
-	if fd.Syntax() == protoreflect.Editions {
-		if v, ok := fd.(interface{ EnforceUTF8() bool }); ok {
-			return v.EnforceUTF8()
-		}
-	}
-	return fd.Syntax() == protoreflect.Proto3
 }
 
 // payloads returns the payloads of a message field's occurrences, whose

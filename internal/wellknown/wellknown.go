@@ -1,8 +1,8 @@
-// Package wellknown holds what the JSON decoder (internal/jsondec) and
-// encoder (internal/jsonenc) both need to know about descriptors as
-// protojson sees them: which well-known types have a JSON form of their
-// own, which messages are MessageSets, and how FieldMask paths change
-// case.
+// Package wellknown holds what the codecs (internal/jsondec,
+// internal/jsonenc, internal/wirescan) all need to know about descriptors
+// as protobuf-go sees them: which well-known types have a JSON form of
+// their own, which messages are MessageSets, which strings must be valid
+// UTF-8, and how FieldMask paths change case.
 package wellknown
 
 import (
@@ -96,4 +96,16 @@ func SnakeCase(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// EnforcesUTF8 reports whether protobuf-go requires string field fd to
+// hold valid UTF-8: proto3 strings, and editions strings whose
+// utf8_validation feature is VERIFY.
+func EnforcesUTF8(fd protoreflect.FieldDescriptor) bool {
+	if fd.Syntax() == protoreflect.Editions {
+		if e, ok := fd.(interface{ EnforceUTF8() bool }); ok {
+			return e.EnforceUTF8()
+		}
+	}
+	return fd.Syntax() == protoreflect.Proto3
 }

@@ -44,6 +44,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // Errors returned by Scan. Errors for malformed input match ErrInvalid
@@ -186,9 +188,7 @@ func (t *Types) plan(md protoreflect.MessageDescriptor, added *[]*plan) *plan {
 	p := &plan{desc: md}
 	t.plans[md] = p
 	*added = append(*added, p)
-	if ms, ok := md.(interface{ IsMessageSet() bool }); ok && ms.IsMessageSet() {
-		p.messageSet = true
-	}
+	p.messageSet = wellknown.IsMessageSet(md)
 	if md.ExtensionRanges().Len() > 0 {
 		p.ext = md.ExtensionRanges()
 	}
@@ -243,7 +243,7 @@ func (t *Types) newField(fd protoreflect.FieldDescriptor, added *[]*plan) field 
 		f.msg = t.plan(fd.Message(), added)
 	}
 	f.packable = f.list && f.wire != protowire.BytesType && f.wire != protowire.StartGroupType
-	f.utf8 = f.kind == protoreflect.StringKind && enforceUTF8(fd)
+	f.utf8 = f.kind == protoreflect.StringKind && wellknown.EnforcesUTF8(fd)
 	return f
 }
 
@@ -311,16 +311,4 @@ func wireType(k protoreflect.Kind) protowire.Type {
 		return protowire.StartGroupType
 	}
 	return protowire.BytesType // strings, bytes, messages
-}
-
-// enforceUTF8 is protobuf-go's internal/strs.EnforceUTF8 for a build
-// without the protolegacy tag: proto3 strings are checked, and editions
-// strings whose features say so.
-func enforceUTF8(fd protoreflect.FieldDescriptor) bool {
-	if fd.Syntax() == protoreflect.Editions {
-		if e, ok := fd.(interface{ EnforceUTF8() bool }); ok {
-			return e.EnforceUTF8()
-		}
-	}
-	return fd.Syntax() == protoreflect.Proto3
 }
