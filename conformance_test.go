@@ -122,7 +122,7 @@ var conformanceCases = []confCase{
 	{id: "C075/proto", method: "GET", target: "/v1/probes?display_name=x", rpc: "ListProbes", want: `display_name: "x"`},
 	{id: "C077", method: "GET", target: "/v1/probes?lastName=x", status: 400, bodyHas: `lastName`},
 	{id: "C077/lname", method: "GET", target: "/v1/probes?lname=x", rpc: "ListProbes", want: `last_name: "x"`},
-	{id: "C079", opts: []protorest.Option{protorest.WithIgnoreUnknownQueryParameters()}, method: "GET", target: "/v1/probes?foo=bar", rpc: "ListProbes"},
+	{id: "C079", opts: []protorest.Option{protorest.WithDiscardUnknownQueryParameters()}, method: "GET", target: "/v1/probes?foo=bar", rpc: "ListProbes"},
 	{id: "C079/list", opts: []protorest.Option{protorest.WithIgnoredQueryParameters("api_key")}, method: "GET", target: "/v1/probes?api_key=k&i32=1", rpc: "ListProbes", want: `i32: 1`},
 	// PROFILE: '+' is a space by default.
 	{id: "C081", method: "GET", target: "/v1/probes?inner.s=a+b%2Bc", rpc: "ListProbes", want: `inner {s: "a b+c"}`},
@@ -164,7 +164,7 @@ var conformanceCases = []confCase{
 	{id: "C119", method: "PATCH", target: "/v1/probes/abc?inner.s=q", status: 400, bodyHas: `inner.s`},
 	{id: "C121", method: "PATCH", target: "/v1/probes/abc?inner.s=q", body: `{"s":"b"}`, status: 400},
 	{id: "C123", method: "POST", target: "/v1/probes?tags=q", body: `{"tags":["a","b"]}`, status: 400, bodyHas: `tags`},
-	{id: "C123/ignore", opts: []protorest.Option{protorest.WithIgnoreUnknownQueryParameters()}, method: "POST", target: "/v1/probes?tags=q", body: `{"tags":["a","b"]}`, rpc: "CreateProbe", want: `tags: ["a", "b"]`},
+	{id: "C123/ignore", opts: []protorest.Option{protorest.WithDiscardUnknownQueryParameters()}, method: "POST", target: "/v1/probes?tags=q", body: `{"tags":["a","b"]}`, rpc: "CreateProbe", want: `tags: ["a", "b"]`},
 	{id: "C120", method: "PATCH", target: "/v1/probes/abc?i32=4", body: `{"s":"b"}`, rpc: "UpdateProbe", want: `name: "abc" i32: 4 inner {s: "b"} mask {paths: "s"}`},
 	// PROFILE: a PATCH with a body field and one FieldMask derives the mask
 	// from the body's keys, unless the client set it.

@@ -47,15 +47,15 @@ func Example() {
 // the router with the services' routes.
 func ExampleGateway_HandlePath() {
 	gw := protorest.NewGateway()
-	err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		fmt.Fprintf(w, "file %s", params["id"])
+	err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "file %s", r.PathValue("id"))
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	err = gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		fmt.Fprintf(w, "page %q", params["path"])
+	err = gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "page %q", r.PathValue("path"))
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -5,17 +5,23 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
+	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/ws"
 )
 
 // Gateway serves gRPC methods as HTTP/JSON APIs, following their
@@ -28,26 +34,22 @@ import (
 // and registering while it serves is also safe (new routes appear
 // atomically), though not ordered with requests in flight.
 type Gateway struct {
-	cfg    config
-	codecs codecs
-	// streamTypes are the codecs' media types, then streamMedia.
-	streamTypes []string
-	resolver    *resolver // the gateway's types, then the remote backends'
-	// statusJSON writes google.rpc.Status bodies and in-band stream errors.
-	statusJSON protojson.MarshalOptions
+	cfg      config
+	env      exchange.Env // what every request reads
+	json     *codec.JSON  // the built-in JSON codec
+	resolver *resolver    // the gateway's types, then the remote backends'
 
 	interceptor       grpc.UnaryServerInterceptor
 	streamInterceptor grpc.StreamServerInterceptor
-	handler           http.Handler
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
 	mu       sync.Mutex
-	staging  *route.Tree[*endpoint] // every entry, for conflict checks
-	entries  []*route.Entry[*endpoint]
+	staging  *route.Tree[*exchange.Endpoint] // every entry, for conflict checks
+	entries  []*route.Entry[*exchange.Endpoint]
 	services map[string]bool
-	remotes  []*remote
-	served   atomic.Pointer[route.Tree[*endpoint]] // nil when entries changed
+	remotes  []*backend
+	served   atomic.Pointer[route.Tree[*exchange.Endpoint]] // nil when entries changed
 }
 
 var _ interface {
@@ -55,63 +57,132 @@ var _ interface {
 	grpc.ServiceRegistrar
 } = (*Gateway)(nil)
 
-// endpoint is what a route leads to: a gRPC method binding or a custom
-// handler.
-type endpoint struct {
-	binding    *binding
-	custom     HandlerFunc
-	customVars []customVar
-}
-
 // NewGateway returns a Gateway configured by opts.
 func NewGateway(opts ...Option) *Gateway {
 	g := &Gateway{cfg: defaultConfig(), services: map[string]bool{}}
 	for _, o := range opts {
 		o.apply(&g.cfg)
 	}
-	if g.cfg.panicHook == nil {
-		g.cfg.panicHook = func(method string, v any, stack []byte) {
+	g.resolver = &resolver{base: g.cfg.types}
+	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth}
+	if g.json.MarshalOptions.Resolver == nil {
+		g.json.MarshalOptions.Resolver = g.resolver
+	}
+	if g.json.UnmarshalOptions.Resolver == nil {
+		g.json.UnmarshalOptions.Resolver = g.resolver
+	}
+	statusJSON := protojson.MarshalOptions{Resolver: g.resolver}
+	errorHandler := g.cfg.errorHandler
+	if errorHandler == nil {
+		errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { httperr.Write(w, err, statusJSON) }
+	}
+	panicHook := g.cfg.panicHook
+	if panicHook == nil {
+		panicHook = func(method string, v any, stack []byte) {
 			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
 		}
 	}
-	g.resolver = &resolver{base: g.cfg.types}
-	g.statusJSON = protojson.MarshalOptions{Resolver: g.resolver}
-	if g.cfg.errorHandler == nil {
-		g.cfg.errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { writeStatus(w, err, g.statusJSON) }
+	g.env = exchange.Env{
+		Formats:          negotiate.NewFormats(g.json, g.cfg.codecs),
+		MaxBody:          g.cfg.maxBody,
+		PanicHook:        panicHook,
+		WebSocketOrigins: g.cfg.wsOrigins,
 	}
-	g.codecs = newCodecs(&g.cfg, g.resolver)
-	g.streamTypes = append(slices.Clone(g.codecs.types), streamMedia...)
+	g.env.Headers.Incoming = g.cfg.incoming
+	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
+	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer
+	g.env.Render.ErrorHandler = errorHandler
+	g.env.Render.Headers = &g.env.Headers
+	g.env.Render.StatusJSON = statusJSON
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.staging = g.newTree()
-	var h http.Handler = http.HandlerFunc(g.dispatch)
-	for i := len(g.cfg.middleware) - 1; i >= 0; i-- {
-		h = g.cfg.middleware[i](h)
-	}
-	g.handler = h
 	return g
 }
 
-func (g *Gateway) newTree() *route.Tree[*endpoint] {
-	return &route.Tree[*endpoint]{StrictTrailingSlash: g.cfg.strictSlash}
+// ServeHTTP serves r from the method or custom route whose template
+// matches, most specific first, and sets r.Pattern to that template, as
+// http.ServeMux does, so that a middleware around the gateway can label
+// the request by its route. The stages of a method's request run here, in
+// order: route, negotiate, bind, invoke, render (the exchange's sink),
+// errors (the error handler).
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	t := g.tree()
+	path := r.URL.EscapedPath()
+	x := exchange.Get(&g.env, w, r)
+	defer exchange.Put(x)
+	m := &x.Match
+
+	upgrade := ws.IsUpgrade(r) && ws.Match(t, path, m)
+	if !upgrade && !t.Match(r.Method, path, m) {
+		g.routingError(w, r, t, path)
+		return
+	}
+	ep := m.Entry.Value
+	r.Pattern = ep.Pattern
+	if ep.Handler != nil {
+		g.serveCustom(w, r, m, ep)
+		return
+	}
+	x.Binding = ep.Binding
+	if upgrade {
+		ws.Serve(x)
+		return
+	}
+	defer x.Recover()
+	x.Negotiate()
+	if err := x.Bind(); err != nil {
+		x.Fail(err)
+		return
+	}
+	x.Binding.Invoker.Invoke(x)
 }
 
-// ServeHTTP routes r to the method or custom handler whose template
-// matches, most specific first.
-func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	g.handler.ServeHTTP(w, r)
+func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*exchange.Endpoint], path string) {
+	allowed := t.Allowed(path)
+	if len(allowed) == 0 {
+		if g.pending() {
+			// The route may belong to a backend not loaded yet. Its cause
+			// (an address, a dial error) is the operator's business, not
+			// the client's.
+			g.env.Render.ErrorHandler(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
+			return
+		}
+		g.env.Render.ErrorHandler(w, r, httperr.NotFound())
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	g.env.Render.ErrorHandler(w, r, httperr.MethodNotAllowed())
+}
+
+// serveCustom serves a custom route: its variables, percent-decoded, are
+// the request's path values.
+func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*exchange.Endpoint], ep *exchange.Endpoint) {
+	for i, v := range ep.Vars {
+		val, err := bind.Unescape(m.RawVar(i), v.Name, v.Multi, g.cfg.unescape)
+		if err != nil {
+			g.env.Render.ErrorHandler(w, r, err)
+			return
+		}
+		r.SetPathValue(v.Name, val)
+	}
+	ep.Handler(w, r)
+}
+
+func (g *Gateway) newTree() *route.Tree[*exchange.Endpoint] {
+	return &route.Tree[*exchange.Endpoint]{StrictTrailingSlash: g.cfg.strictSlash}
 }
 
 // add registers entries all or nothing: a conflict leaves the gateway as
 // it was. The services are recorded as registered, each once.
-func (g *Gateway) add(entries []*route.Entry[*endpoint], services ...string) error {
+func (g *Gateway) add(entries []*route.Entry[*exchange.Endpoint], services ...string) error {
 	return g.replace(nil, entries, nil, services)
 }
 
 // replace swaps the entries and services in drop for those in entries and
 // services, all or nothing; requests see the old routes or the new ones,
 // never a mix.
-func (g *Gateway) replace(drop, entries []*route.Entry[*endpoint], dropServices, services []string) error {
+func (g *Gateway) replace(drop, entries []*route.Entry[*exchange.Endpoint], dropServices, services []string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, s := range services {
@@ -121,7 +192,7 @@ func (g *Gateway) replace(drop, entries []*route.Entry[*endpoint], dropServices,
 	}
 	kept := g.entries
 	if len(drop) > 0 {
-		kept = slices.DeleteFunc(slices.Clone(g.entries), func(e *route.Entry[*endpoint]) bool {
+		kept = slices.DeleteFunc(slices.Clone(g.entries), func(e *route.Entry[*exchange.Endpoint]) bool {
 			return slices.Contains(drop, e)
 		})
 	}
@@ -150,7 +221,7 @@ func (g *Gateway) replace(drop, entries []*route.Entry[*endpoint], dropServices,
 }
 
 // buildTree adds entries, which are known not to conflict, to t.
-func buildTree(t *route.Tree[*endpoint], entries []*route.Entry[*endpoint]) *route.Tree[*endpoint] {
+func buildTree(t *route.Tree[*exchange.Endpoint], entries []*route.Entry[*exchange.Endpoint]) *route.Tree[*exchange.Endpoint] {
 	for _, e := range entries {
 		if err := t.Add(e); err != nil {
 			panic("protorest: internal error: registered entries conflict: " + err.Error())
@@ -161,7 +232,7 @@ func buildTree(t *route.Tree[*endpoint], entries []*route.Entry[*endpoint]) *rou
 
 // tree returns the routing tree for requests, building it after
 // registrations changed the entries.
-func (g *Gateway) tree() *route.Tree[*endpoint] {
+func (g *Gateway) tree() *route.Tree[*exchange.Endpoint] {
 	if t := g.served.Load(); t != nil {
 		return t
 	}
@@ -178,66 +249,4 @@ func (g *Gateway) tree() *route.Tree[*endpoint] {
 	// Later registrations build a fresh tree, so t is never mutated again.
 	g.staging = nil
 	return t
-}
-
-func (g *Gateway) dispatch(w http.ResponseWriter, r *http.Request) {
-	t := g.tree()
-	path := r.URL.EscapedPath()
-	q := getRequest()
-	defer putRequest(q)
-	m := &q.match
-	if isWebSocket(r) && matchWebSocket(t, path, m) {
-		g.serveWebSocket(w, r, m.Entry.Value.binding, m)
-		return
-	}
-	if !t.Match(r.Method, path, m) {
-		g.routingError(w, r, t, path)
-		return
-	}
-	ep := m.Entry.Value
-	if ep.custom != nil {
-		g.serveCustom(w, r, m, ep)
-		return
-	}
-	g.serveUnary(w, r, ep.binding, q)
-}
-
-func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*endpoint], path string) {
-	allowed := t.Allowed(path)
-	if len(allowed) == 0 {
-		if g.pending() {
-			// The route may belong to a backend not loaded yet. Its cause
-			// (an address, a dial error) is the operator's business, not
-			// the client's.
-			g.cfg.errorHandler(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
-			return
-		}
-		g.cfg.errorHandler(w, r, newHTTPError(http.StatusNotFound, codes.NotFound, "Not Found"))
-		return
-	}
-	allow := allowed[0]
-	for _, m := range allowed[1:] {
-		allow += ", " + m
-	}
-	w.Header().Set("Allow", allow)
-	g.cfg.errorHandler(w, r, newHTTPError(http.StatusMethodNotAllowed, codes.Unimplemented, "Method Not Allowed"))
-}
-
-// writeError sends err through the error handler.
-func (g *Gateway) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	g.cfg.errorHandler(w, r, err)
-}
-
-// writeErrorWithTrailers sends err through the error handler, and the
-// method's trailer metadata as HTTP trailers when the client accepts
-// them, as on success.
-func (g *Gateway) writeErrorWithTrailers(w http.ResponseWriter, r *http.Request, err error, trailer metadata.MD) {
-	send := len(trailer) > 0 && acceptsTrailers(r)
-	if send {
-		declareTrailers(w.Header(), trailer, g.cfg.outgoingTrailer)
-	}
-	g.cfg.errorHandler(w, r, err)
-	if send {
-		writeMetadata(w.Header(), trailer, g.cfg.outgoingTrailer, "")
-	}
 }

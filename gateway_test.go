@@ -198,7 +198,7 @@ func TestPanicBecomes500(t *testing.T) {
 	t.Parallel()
 	var hooked any
 	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { panic("boom") }}
-	gw := newFixture(t, "A", rec, protorest.WithPanicHandler(func(_ string, v any, _ []byte) { hooked = v }))
+	gw := newFixture(t, "A", rec, protorest.WithPanicHook(func(_ string, v any, _ []byte) { hooked = v }))
 	resp := do(t, gw, "GET", "/v1/probes/abc", "")
 	if resp.code != 500 || !strings.Contains(resp.body, `"code":13`) || hooked != "boom" {
 		t.Errorf("status %d body %s hooked %v", resp.code, resp.body, hooked)
@@ -218,7 +218,7 @@ func TestPanicOutsideTheHandlerBecomes500(t *testing.T) {
 	var method string
 	rec := &recorder{}
 	gw := newFixture(t, "A", rec, protorest.WithCodec("application/x-panic", panickyCodec{}),
-		protorest.WithPanicHandler(func(m string, v any, _ []byte) { method, hooked = m, v }))
+		protorest.WithPanicHook(func(m string, v any, _ []byte) { method, hooked = m, v }))
 	srv := httptest.NewServer(gw)
 	defer srv.Close()
 	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
@@ -420,19 +420,20 @@ func TestCustomRoutesAndMiddleware(t *testing.T) {
 		})
 	}
 	rec := &recorder{}
-	gw := newFixture(t, "A", rec, protorest.WithMiddleware(mw))
-	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-		fmt.Fprintf(w, "file %s", p["id"])
+	gw := newFixture(t, "A", rec)
+	h := mw(gw)
+	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "file %s", r.PathValue("id"))
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := gw.HandlePath("GET", "/v1/probes/{name}/raw", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-		fmt.Fprintf(w, "raw %s", p["name"])
+	if err := gw.HandlePath("GET", "/v1/probes/{name}/raw", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "raw %s", r.PathValue("name"))
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-		fmt.Fprintf(w, "ui %q", p["path"])
+	if err := gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "ui %q", r.PathValue("path"))
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -442,24 +443,24 @@ func TestCustomRoutesAndMiddleware(t *testing.T) {
 		"/ui/a/b.css":      `ui "a/b.css"`,
 		"/ui":              `ui ""`,
 	} {
-		if resp := do(t, gw, "GET", target, ""); resp.code != 200 || resp.body != want {
+		if resp := do(t, h, "GET", target, ""); resp.code != 200 || resp.body != want {
 			t.Errorf("%s: %d %q, want %q", target, resp.code, resp.body, want)
 		}
 	}
-	if resp := do(t, gw, "GET", "/v1/probes/x", ""); resp.code != 200 || rec.count() != 1 {
+	if resp := do(t, h, "GET", "/v1/probes/x", ""); resp.code != 200 || rec.count() != 1 {
 		t.Errorf("method route beside custom ones: %d", resp.code)
 	}
 	// Conflicts with method routes and with each other are errors.
-	if err := gw.HandlePath("GET", "/v1/probes/{id}", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil || !strings.Contains(err.Error(), "conf.v1.Probes.GetProbe") {
+	if err := gw.HandlePath("GET", "/v1/probes/{id}", func(http.ResponseWriter, *http.Request) {}); err == nil || !strings.Contains(err.Error(), "conf.v1.Probes.GetProbe") {
 		t.Errorf("conflict with GetProbe: %v", err)
 	}
-	if err := gw.HandlePath("GET", "/files/{x}", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil {
+	if err := gw.HandlePath("GET", "/files/{x}", func(http.ResponseWriter, *http.Request) {}); err == nil {
 		t.Error("duplicate custom route accepted")
 	}
-	if err := gw.HandlePath("GET", "/files/{", func(http.ResponseWriter, *http.Request, map[string]string) {}); err == nil || !strings.Contains(err.Error(), "column") {
+	if err := gw.HandlePath("GET", "/files/{", func(http.ResponseWriter, *http.Request) {}); err == nil || !strings.Contains(err.Error(), "column") {
 		t.Errorf("bad template: %v", err)
 	}
-	do(t, gw, "GET", "/nope", "")
+	do(t, h, "GET", "/nope", "")
 	if len(seen) < 5 || seen[len(seen)-1] != "GET /nope" {
 		t.Errorf("middleware saw %v", seen)
 	}

@@ -1,7 +1,6 @@
 package protorest
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -9,6 +8,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -21,26 +22,21 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-// HeaderMatcher decides whether a header (or metadata key) crosses the
-// gateway and under which name. It returns the new name and true to keep
-// the entry.
-type HeaderMatcher func(key string) (string, bool)
-
 // PathUnescaping says how a path variable that covers several segments
 // ({name=files/**}, {name=shelves/*/books/*}) is percent-decoded. A
 // variable of one segment is always fully decoded, %2F included.
-type PathUnescaping int
+type PathUnescaping = route.UnescapeMode
 
 const (
 	// UnescapeAllExceptSlash decodes everything but %2F, as
 	// google/api/http.proto specifies. The default.
-	UnescapeAllExceptSlash PathUnescaping = iota
+	UnescapeAllExceptSlash = route.UnescapeAllExceptSlash
 	// UnescapeAllExceptReserved keeps the RFC 6570 reserved characters
 	// encoded, as Envoy and ESP do.
-	UnescapeAllExceptReserved
+	UnescapeAllExceptReserved = route.UnescapeAllExceptReserved
 	// UnescapeAll decodes everything, %2F included (grpc-gateway's Legacy
 	// mode, minus its routing on the decoded path).
-	UnescapeAll
+	UnescapeAll = route.UnescapeAll
 )
 
 type config struct {
@@ -49,7 +45,7 @@ type config struct {
 	wsOrigins       []string
 	marshal         protojson.MarshalOptions
 	unmarshal       protojson.UnmarshalOptions
-	codecs          []namedCodec
+	codecs          []negotiate.NamedCodec
 	errorHandler    ErrorHandler
 	ignoreUnknown   bool
 	ignoredQuery    []string
@@ -62,7 +58,6 @@ type config struct {
 	incoming        HeaderMatcher
 	outgoingHeader  HeaderMatcher
 	outgoingTrailer HeaderMatcher
-	middleware      []func(http.Handler) http.Handler
 	files           *protoregistry.Files
 	types           *protoregistry.Types
 	deriveMask      bool
@@ -76,8 +71,8 @@ func defaultConfig() config {
 		unmarshal:       protojson.UnmarshalOptions{DiscardUnknown: true},
 		maxBody:         4 << 20,
 		maxDepth:        100,
-		outgoingHeader:  defaultHeaderOut,
-		outgoingTrailer: defaultTrailerOut,
+		outgoingHeader:  headers.DefaultOutgoingHeader,
+		outgoingTrailer: headers.DefaultOutgoingTrailer,
 		files:           protoregistry.GlobalFiles,
 		types:           protoregistry.GlobalTypes,
 		deriveMask:      true,
@@ -130,7 +125,7 @@ func WithUnmarshalOptions(o protojson.UnmarshalOptions) Option {
 // a built-in codec of the same media type.
 func WithCodec(mediaType string, c Codec) Option {
 	return optionFunc(func(cfg *config) {
-		cfg.codecs = append(cfg.codecs, namedCodec{mediaType: strings.ToLower(mediaType), codec: c})
+		cfg.codecs = append(cfg.codecs, negotiate.NamedCodec{Media: mediaType, Codec: c})
 	})
 }
 
@@ -141,14 +136,16 @@ func WithErrorHandler(h ErrorHandler) Option {
 	return optionFunc(func(c *config) { c.errorHandler = h })
 }
 
-// WithIgnoreUnknownQueryParameters drops query parameters that name no
-// field. By default they are rejected with 400 INVALID_ARGUMENT.
-func WithIgnoreUnknownQueryParameters() Option {
+// WithDiscardUnknownQueryParameters drops query parameters that name no
+// field, as protojson's DiscardUnknown drops unknown JSON fields. By
+// default they are rejected with 400 INVALID_ARGUMENT.
+func WithDiscardUnknownQueryParameters() Option {
 	return optionFunc(func(c *config) { c.ignoreUnknown = true })
 }
 
 // WithIgnoredQueryParameters names query parameters that are always
-// dropped, such as "api_key" or "access_token".
+// dropped, such as "api_key" or "access_token", whether or not they name
+// a field.
 func WithIgnoredQueryParameters(names ...string) Option {
 	return optionFunc(func(c *config) { c.ignoredQuery = append(c.ignoredQuery, names...) })
 }
@@ -162,16 +159,7 @@ func WithLiteralPlusInQuery() Option {
 // WithPathUnescaping sets how multi-segment path variables are decoded.
 // The default is UnescapeAllExceptSlash.
 func WithPathUnescaping(mode PathUnescaping) Option {
-	return optionFunc(func(c *config) {
-		switch mode {
-		case UnescapeAllExceptReserved:
-			c.unescape = route.UnescapeAllExceptReserved
-		case UnescapeAll:
-			c.unescape = route.UnescapeAll
-		default:
-			c.unescape = route.UnescapeAllExceptSlash
-		}
-	})
+	return optionFunc(func(c *config) { c.unescape = mode })
 }
 
 // WithStrictTrailingSlash makes a trailing slash significant. By default
@@ -183,7 +171,8 @@ func WithStrictTrailingSlash() Option {
 // WithSuccessStatus sets the HTTP status of a successful response of one
 // method, named "pkg.Service/Method" (a leading "/" is allowed), e.g. 201
 // for a create or 204 for a delete (204 sends no body). The default is 200.
-// It panics if code is not a 2xx status.
+// It panics if code is not a 2xx status; registering the service fails if
+// it has no such method.
 func WithSuccessStatus(method string, code int) Option {
 	if code < 200 || code > 299 {
 		panic("protorest: WithSuccessStatus(" + method + "): " + strconv.Itoa(code) + " is not a success status (2xx)")
@@ -231,13 +220,6 @@ func WithOutgoingTrailerMatcher(m HeaderMatcher) Option {
 	return optionFunc(func(c *config) { c.outgoingTrailer = m })
 }
 
-// WithMiddleware wraps every request the gateway serves, method routes,
-// custom routes and routing errors alike. The first middleware given is
-// the outermost.
-func WithMiddleware(mw ...func(http.Handler) http.Handler) Option {
-	return optionFunc(func(c *config) { c.middleware = append(c.middleware, mw...) })
-}
-
 // WithFiles sets where RegisterService looks up service descriptors. The
 // default is protoregistry.GlobalFiles, which generated code fills.
 func WithFiles(files *protoregistry.Files) Option {
@@ -267,9 +249,10 @@ func WithAutoMapping() Option {
 	return optionFunc(func(c *config) { c.autoMap = true })
 }
 
-// WithPanicHandler is called with the method, the value and the stack of
-// every panic the gateway recovers from a method handler (the client gets
-// 500 INTERNAL). By default the panic is logged with log/slog.
-func WithPanicHandler(h func(method string, value any, stack []byte)) Option {
+// WithPanicHook is called with the method, the value and the stack of
+// every panic the gateway recovers from a method handler or from its own
+// request path (the client gets 500 INTERNAL). By default the panic is
+// logged with log/slog.
+func WithPanicHook(h func(method string, value any, stack []byte)) Option {
 	return optionFunc(func(c *config) { c.panicHook = h })
 }

@@ -11,6 +11,11 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/httprule"
+	"github.com/protorest/protorest/internal/invoke"
+	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -22,8 +27,9 @@ import (
 // RegisterService panics, as http.ServeMux.Handle does, when impl does not
 // implement the service, when the service is unknown or already
 // registered, or when a rule cannot be served: a template that does not
-// parse, a field path that does not resolve, or a route that conflicts
-// with another. The message names the method and the rule.
+// parse, a field path that does not resolve, a route that conflicts with
+// another, or a WithSuccessStatus for a method the service does not have.
+// The message names the method and the rule.
 func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) {
 	if err := g.registerService(desc, impl); err != nil {
 		panic(err)
@@ -45,15 +51,18 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 	if !ok {
 		return fmt.Errorf("protorest: %s is not a service", desc.ServiceName)
 	}
-	var entries []*route.Entry[*endpoint]
+	if err := g.checkSuccessStatus(sd); err != nil {
+		return err
+	}
+	var entries []*route.Entry[*exchange.Endpoint]
 	for i := range desc.Methods {
 		m := &desc.Methods[i]
 		md := sd.Methods().ByName(protoreflect.Name(m.MethodName))
 		if md == nil {
 			return fmt.Errorf("protorest: %s.%s: not in the service descriptor", desc.ServiceName, m.MethodName)
 		}
-		target := &invoker{fullMethod: "/" + desc.ServiceName + "/" + m.MethodName, srv: impl, handler: m.Handler}
-		es, err := g.methodEntries(md, target)
+		inv := &invoke.UnaryMethod{Srv: impl, Handler: m.Handler, Interceptor: g.interceptor}
+		es, err := g.methodEntries(md, caller{invoker: func(*bind.Request) exchange.Invoker { return inv }})
 		if err != nil {
 			return err
 		}
@@ -65,14 +74,12 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 		if md == nil {
 			return fmt.Errorf("protorest: %s.%s: not in the service descriptor", desc.ServiceName, s.StreamName)
 		}
-		target := &invoker{
-			fullMethod:    "/" + desc.ServiceName + "/" + s.StreamName,
-			srv:           impl,
-			streamHandler: s.Handler,
-			clientStreams: s.ClientStreams,
-			serverStreams: s.ServerStreams,
-		}
-		es, err := g.methodEntries(md, target)
+		inv := &invoke.StreamMethod{Srv: impl, Handler: s.Handler, Interceptor: g.streamInterceptor, Info: grpc.StreamServerInfo{
+			FullMethod:     fullMethod(md),
+			IsClientStream: s.ClientStreams,
+			IsServerStream: s.ServerStreams,
+		}}
+		es, err := g.methodEntries(md, caller{invoker: func(*bind.Request) exchange.Invoker { return inv }})
 		if err != nil {
 			return err
 		}
@@ -88,20 +95,22 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 	return nil
 }
 
-// invoker is how a method is called: in-process through its generated
-// handler, or on a remote backend through conn.
-type invoker struct {
-	fullMethod    string
-	clientStreams bool
-	serverStreams bool
-	srv           any                // in-process
-	handler       grpc.MethodHandler // in-process unary
-	streamHandler grpc.StreamHandler // in-process streaming
-	conn          grpc.ClientConnInterface
+// checkSuccessStatus fails when WithSuccessStatus names a method of sd
+// that sd does not have.
+func (g *Gateway) checkSuccessStatus(sd protoreflect.ServiceDescriptor) error {
+	for name := range g.cfg.successStatus {
+		service, method, _ := strings.Cut(strings.TrimPrefix(name, "/"), "/")
+		if service == string(sd.FullName()) && sd.Methods().ByName(protoreflect.Name(method)) == nil {
+			return fmt.Errorf("protorest: WithSuccessStatus(%q): service %s has no method %q", strings.TrimPrefix(name, "/"), service, method)
+		}
+	}
+	return nil
 }
 
-// streaming reports whether the method streams either way.
-func (i *invoker) streaming() bool { return i.clientStreams || i.serverStreams }
+// fullMethod is the gRPC name of md: "/pkg.Service/Method".
+func fullMethod(md protoreflect.MethodDescriptor) string {
+	return "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
+}
 
 // httpRule returns the google.api.http rule of a method, or nil.
 func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {
@@ -113,26 +122,32 @@ func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {
 	return rule
 }
 
+// caller is how the rules of one method call it.
+type caller struct {
+	remote  bool                                 // a backend's method: responses are its wire bytes
+	invoker func(*bind.Request) exchange.Invoker // for a rule's request plan
+}
+
 // methodEntries builds the routes of one method: its rule and the rule's
 // additional bindings.
-func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, target *invoker) ([]*route.Entry[*endpoint], error) {
+func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*route.Entry[*exchange.Endpoint], error) {
 	rule := httpRule(md)
 	if rule == nil {
 		if !g.cfg.autoMap {
 			return nil, nil
 		}
 		rule = &annotations.HttpRule{
-			Pattern: &annotations.HttpRule_Post{Post: "/" + string(md.Parent().FullName()) + "/" + string(md.Name())},
+			Pattern: &annotations.HttpRule_Post{Post: fullMethod(md)},
 			Body:    "*",
 		}
 	}
 	rules := append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...)
-	entries := make([]*route.Entry[*endpoint], 0, len(rules))
+	entries := make([]*route.Entry[*exchange.Endpoint], 0, len(rules))
 	for i, r := range rules {
 		if i > 0 && len(r.GetAdditionalBindings()) > 0 {
 			return nil, ruleError(md, r, errors.New("additional_bindings may not be nested"))
 		}
-		e, err := g.newBinding(md, r, target)
+		e, err := g.newBinding(md, r, c)
 		if err != nil {
 			return nil, ruleError(md, r, err)
 		}
@@ -141,16 +156,70 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, target *invoke
 	return entries, nil
 }
 
+// newBinding plans one rule of md: its route, how a request fills the
+// request message, how responses are rendered, and how calls are made.
+func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.HttpRule, c caller) (*route.Entry[*exchange.Endpoint], error) {
+	method, path := rulePattern(r)
+	if method == "" {
+		return nil, errors.New("the rule has no pattern")
+	}
+	if path == "" {
+		return nil, errors.New("empty path template")
+	}
+	tmpl, err := httprule.Parse(path)
+	if err != nil {
+		return nil, err
+	}
+	req, err := bind.NewRequest(md.Input(), method, tmpl, r.GetBody(), bind.RequestOptions{
+		Query: bind.QueryOptions{
+			IgnoreUnknown: g.cfg.ignoreUnknown,
+			Ignored:       g.cfg.ignoredQuery,
+			LiteralPlus:   g.cfg.literalPlus,
+		},
+		DeriveMask: g.cfg.deriveMask,
+		Unescape:   g.cfg.unescape,
+		JSON:       g.json,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var responseBody protoreflect.FieldDescriptor
+	if rb := r.GetResponseBody(); rb != "" {
+		fds, err := bind.ResolvePath(md.Output(), rb)
+		if err != nil {
+			return nil, fmt.Errorf("response_body %q: %w", rb, err)
+		}
+		if len(fds) != 1 {
+			return nil, fmt.Errorf("response_body %q: must name a top-level field", rb)
+		}
+		responseBody = fds[0]
+	}
+	name := fullMethod(md)
+	code, ok := g.cfg.successStatus[name]
+	if !ok {
+		code = 200
+	}
+	b := &exchange.Binding{
+		FullMethod:    name,
+		ClientStreams: md.IsStreamingClient(),
+		ServerStreams: md.IsStreamingServer(),
+		Request:       req,
+		Response:      render.NewResponse(md.Output(), responseBody, code, c.remote, g.json),
+		Invoker:       c.invoker(req),
+	}
+	return &route.Entry[*exchange.Endpoint]{
+		Method:   method,
+		Template: tmpl,
+		Name:     string(md.FullName()) + " in " + md.ParentFile().Path(),
+		Value:    &exchange.Endpoint{Pattern: path, Binding: b},
+	}, nil
+}
+
 // ruleError names the file, the method and the rule:
 // "protorest: conf/v1/conf.proto: conf.v1.Probes.GetProbe: get "/v1/{": …".
 func ruleError(md protoreflect.MethodDescriptor, r *annotations.HttpRule, err error) error {
 	method, path := rulePattern(r)
 	return fmt.Errorf("protorest: %s: %s: %s %q: %w", md.ParentFile().Path(), md.FullName(), strings.ToLower(method), path, err)
-}
-
-// methodName names a method and its file in conflict errors.
-func methodName(md protoreflect.MethodDescriptor) string {
-	return string(md.FullName()) + " in " + md.ParentFile().Path()
 }
 
 // rulePattern returns the HTTP method and path template of a rule.

@@ -33,7 +33,7 @@ func TestReloadSwapsRoutesFromDescriptorSet(t *testing.T) {
 	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto)
 
 	gw := protorest.NewGateway()
-	gw.HandlePath("GET", "/v1/books/special", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
+	gw.HandlePath("GET", "/v1/books/special", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("custom"))
 	})
 	ctx := context.Background()

@@ -1,28 +1,23 @@
 package protorest
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
-	"net/http"
 	"slices"
 	"strings"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
-	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/descsource"
-	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/wirescan"
 )
@@ -129,7 +124,7 @@ func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterf
 	for _, o := range opts {
 		o.applyRemote(&cfg)
 	}
-	rm := &remote{conn: conn, load: cfg.load}
+	rm := &backend{conn: conn, load: cfg.load}
 	err := g.loadRemote(ctx, rm)
 	if err != nil && !(cfg.pending && errors.Is(err, ErrNotLoaded)) {
 		return err
@@ -162,12 +157,12 @@ func (e notLoadedError) Error() string        { return "protorest: " + e.err.Err
 func (e notLoadedError) Unwrap() error        { return e.err }
 func (e notLoadedError) Is(target error) bool { return target == ErrNotLoaded }
 
-// remote is one RegisterRemote: how to load its descriptors, and what the
+// backend is one RegisterRemote: how to load its descriptors, and what the
 // last load registered. Its fields are guarded by Gateway.mu.
-type remote struct {
+type backend struct {
 	conn     grpc.ClientConnInterface
 	load     func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error)
-	entries  []*route.Entry[*endpoint]
+	entries  []*route.Entry[*exchange.Endpoint]
 	services []string
 	types    *dynamicpb.Types
 	err      error // why nothing is loaded yet, for a pending backend
@@ -178,7 +173,7 @@ type remote struct {
 // loadRemote loads rm's descriptors and swaps its routes and types for
 // the new ones. Loads are serialised, so that each starts from the routes
 // the last one left.
-func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
+func (g *Gateway) loadRemote(ctx context.Context, rm *backend) error {
 	g.loadMu.Lock()
 	defer g.loadMu.Unlock()
 	set, err := rm.load(ctx, rm.conn)
@@ -194,26 +189,19 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 	if same {
 		return nil
 	}
-	var entries []*route.Entry[*endpoint]
+	var entries []*route.Entry[*exchange.Endpoint]
 	var names []string
 	scans := wirescan.NewTypes(nil) // proto.Unmarshal's resolver, as codec.Proto's
 	for _, sd := range set.Services {
+		if err := g.checkSuccessStatus(sd); err != nil {
+			return err
+		}
 		names = append(names, string(sd.FullName()))
 		methods := sd.Methods()
 		for i := range methods.Len() {
-			md := methods.Get(i)
-			target := &invoker{
-				fullMethod:    "/" + string(sd.FullName()) + "/" + string(md.Name()),
-				conn:          rm.conn,
-				clientStreams: md.IsStreamingClient(),
-				serverStreams: md.IsStreamingServer(),
-			}
-			es, err := g.methodEntries(md, target)
+			es, err := g.methodEntries(methods.Get(i), remoteCaller(rm.conn, methods.Get(i), scans))
 			if err != nil {
 				return err
-			}
-			for _, e := range es {
-				e.Value.binding.wire = newWirePlan(scans, e.Value.binding)
 			}
 			entries = append(entries, es...)
 		}
@@ -233,6 +221,21 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *remote) error {
 	rm.entries, rm.services, rm.types, rm.err, rm.fingerprint = entries, names, types, nil, sum
 	g.mu.Unlock()
 	return nil
+}
+
+// remoteCaller calls md on the backend over conn: a unary rule's requests
+// go as wire bytes where its plan allows (scans compiles their types).
+func remoteCaller(conn grpc.ClientConnInterface, md protoreflect.MethodDescriptor, scans *wirescan.Types) caller {
+	if md.IsStreamingClient() || md.IsStreamingServer() {
+		inv := &remote.StreamMethod{Conn: conn, Desc: grpc.StreamDesc{
+			ServerStreams: md.IsStreamingServer(),
+			ClientStreams: md.IsStreamingClient(),
+		}}
+		return caller{remote: true, invoker: func(*bind.Request) exchange.Invoker { return inv }}
+	}
+	return caller{remote: true, invoker: func(req *bind.Request) exchange.Invoker {
+		return &remote.UnaryMethod{Conn: conn, Wire: remote.NewWirePlan(scans, req)}
+	}}
 }
 
 // fingerprint identifies the services of set and the files they come
@@ -261,7 +264,7 @@ func fingerprint(set *descsource.Set) [sha256.Size]byte {
 
 // setRemoteTypes gives the resolver the types of every backend, with
 // types for rm.
-func (g *Gateway) setRemoteTypes(rm *remote, types *dynamicpb.Types) {
+func (g *Gateway) setRemoteTypes(rm *backend, types *dynamicpb.Types) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var all []*dynamicpb.Types
@@ -315,198 +318,4 @@ func (g *Gateway) pending() bool {
 		}
 	}
 	return false
-}
-
-// invokeRemote sends the request to the backend, as the client's bytes
-// when wireRequest can, else as a dynamic message, and returns its reply.
-func (g *Gateway) invokeRemote(r *http.Request, b *binding, req *request) (proto.Message, metadata.MD, metadata.MD, error) {
-	md, err := g.incomingMetadata(r)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ctx := metadata.NewOutgoingContext(r.Context(), md)
-	ctx, cancel, err := withTimeout(ctx, r)
-	if cancel != nil {
-		defer cancel()
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	in, ok := g.wireRequest(b, req)
-	if !ok {
-		msg := dynamicpb.NewMessage(b.input)
-		if err := req.decode(msg); err != nil {
-			return nil, nil, nil, err
-		}
-		in = msg
-	}
-	out := newWireResponse()
-	var header, trailer metadata.MD
-	err = b.conn.Invoke(ctx, b.fullMethod, in, out, grpc.Header(&header), grpc.Trailer(&trailer))
-	if err != nil {
-		return nil, header, trailer, err
-	}
-	return out, header, trailer, nil
-}
-
-// wirePlan is how a remote unary binding sends a binary request body to
-// the backend as it is, with no message built: its type compiled for the
-// scan that checks the body as decoding it would, and an empty read-only
-// request for the query parameters' checks.
-type wirePlan struct {
-	scan *wirescan.Message
-	zero protoreflect.Message
-}
-
-// newWirePlan returns the plan for b, or nil when its requests must be
-// decoded: a streaming method; a body other than "*" (the bytes are a
-// field's, not the request's) or into a google.api.HttpBody (the bytes are
-// its data); a path variable that appending cannot set (see appendable).
-func newWirePlan(scans *wirescan.Types, b *binding) *wirePlan {
-	if b.streaming() || b.body.kind != bodyAll || b.body.raw != nil {
-		return nil
-	}
-	for _, pv := range b.vars {
-		if !appendable(pv.field.Path()) {
-			return nil
-		}
-	}
-	return &wirePlan{scan: scans.Message(b.input), zero: dynamicpb.NewMessageType(b.input).Zero()}
-}
-
-// appendable reports whether appending the encoding of a path variable's
-// field to the body sets it as decoding and then setting it does: the path
-// wins over the body. That holds for a singular scalar, whose last value
-// wins, reached through singular messages, which merge. Not for a message
-// (a Timestamp from the path replaces the body's; appended, it would
-// merge), a repeated field (replaced, not extended), or a path through a
-// oneof member (setting it fails when the body set another member, which
-// only decoding the body tells).
-func appendable(path []protoreflect.FieldDescriptor) bool {
-	leaf := path[len(path)-1]
-	if leaf.IsList() || leaf.IsMap() || leaf.Message() != nil {
-		return false
-	}
-	for _, fd := range path {
-		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-			return false
-		}
-	}
-	return true
-}
-
-// wireRequest returns the request as wire bytes when the binding has a
-// wirePlan: the body's own bytes when it is binary (codec.Proto), the
-// JSON body transcoded straight to the wire form when it is JSON (the
-// built-in codec.JSON: no dynamic message is built), with the path
-// variables' fields appended. It reports false whenever anything differs
-// from the plain case: the scan rejects the body, the JSON decoder leaves
-// it to protojson, a path variable or query parameter fails, or a path
-// variable's value is one that encodes to nothing (the zero value of a
-// field without presence: appended, it would not override the body's).
-// The caller then decodes the request, which gives the error, or the same
-// request, as before.
-//
-// The bytes travel as the unknown fields of an Empty, which grpc's codec
-// writes out verbatim. A client interceptor on the connection sees that
-// Empty, not a message of the method's input type.
-func (g *Gateway) wireRequest(b *binding, req *request) (proto.Message, bool) {
-	w := b.wire
-	if w == nil {
-		return nil, false
-	}
-	var data []byte
-	switch {
-	case isProtoCodec(req.in):
-		if w.scan.Scan(req.body) != nil {
-			return nil, false
-		}
-		data = req.body
-	case req.in == Codec(g.codecs.json):
-		buf := bufferPool.Get().(*bytes.Buffer)
-		req.wireBuf = buf // released with the request, after the call
-		var ok bool
-		if data, ok = g.codecs.json.AppendProto(buf.AvailableBuffer(), b.input, req.body); !ok {
-			return nil, false
-		}
-		keepRoom(buf, data)
-	default:
-		return nil, false
-	}
-	if len(b.vars) > 0 {
-		bound := dynamicpb.NewMessage(b.input)
-		for i, pv := range b.vars {
-			val, err := g.pathValue(req.m.RawVar(i), pv.field.String(), pv.multi)
-			if err != nil || pv.field.SetPathValue(bound, val) != nil {
-				return nil, false
-			}
-		}
-		for _, pv := range b.vars {
-			if !isSet(bound, pv.field.Path()) {
-				return nil, false
-			}
-		}
-		// Not AllowPartial: a message on a variable's path that lacks a
-		// required field fails here, and the request is decoded instead
-		// (to fail in grpc's codec, unless the body set that field).
-		var err error
-		if data, err = (proto.MarshalOptions{}).MarshalAppend(data, bound); err != nil {
-			return nil, false
-		}
-	}
-	// The rule's body is "*", so the query sets no field: it only checks
-	// that the parameters are ignored ones.
-	if raw := req.r.URL.RawQuery; raw != "" && b.query.Bind(w.zero, raw) != nil {
-		return nil, false
-	}
-	in := new(emptypb.Empty)
-	in.ProtoReflect().SetUnknown(data)
-	return in, true
-}
-
-// isSet reports whether the field at path is set in m, so that its
-// encoding is not empty.
-func isSet(m *dynamicpb.Message, path []protoreflect.FieldDescriptor) bool {
-	pm := protoreflect.Message(m)
-	for _, fd := range path[:len(path)-1] {
-		pm = pm.Get(fd).Message()
-	}
-	return pm.Has(path[len(path)-1])
-}
-
-// newWireResponse returns what a remote backend's response is received
-// into: decoded into an Empty, every field is an unknown field, kept
-// verbatim, so the message carries the backend's bytes with no types to
-// build. appendResponse turns them into the response body.
-func newWireResponse() *emptypb.Empty { return new(emptypb.Empty) }
-
-// appendWire encodes a remote response given as its wire bytes: straight
-// to JSON for a whole-message JSON response, as they are for a binary one,
-// and through a dynamic message otherwise (response_body, HttpBody, other
-// codecs, types the wire transcoder leaves alone).
-func (g *Gateway) appendWire(dst []byte, b *binding, data []byte, out int) ([]byte, string, error) {
-	if b.response.path == nil && b.response.raw == nil {
-		switch c := g.codecs.list[out]; {
-		case c == Codec(g.codecs.json):
-			body, err := g.codecs.json.AppendWire(dst, b.output, data)
-			if err == nil {
-				return body, codec.MediaJSON, nil
-			}
-			if !errors.Is(err, jsonenc.ErrUnsupported) {
-				return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
-			}
-		case isProtoCodec(c):
-			return data, g.codecs.types[out], nil // binary to binary: untouched
-		}
-	}
-	msg := dynamicpb.NewMessage(b.output)
-	if err := proto.Unmarshal(data, msg); err != nil {
-		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err))
-	}
-	return g.appendMessage(dst, b, msg, out)
-}
-
-func isProtoCodec(c Codec) bool {
-	_, ok := c.(codec.Proto)
-	return ok
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,7 +23,10 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/remote"
 )
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // passThroughProtos are the backend's services for the pass-through tests:
 // proto3 (UTF-8 checks, presence-free fields, oneofs) and proto2 (required
@@ -152,10 +156,10 @@ func passThroughGateways(t testing.TB) (on, off *Gateway, be *rawBackend) {
 	plans := 0
 	for _, rm := range gws[1].remotes {
 		for _, e := range rm.entries {
-			if e.Value.binding.wire != nil {
+			if inv, ok := e.Value.Binding.Invoker.(*remote.UnaryMethod); ok && inv.Wire != nil {
 				plans++
+				inv.Wire = nil
 			}
-			e.Value.binding.wire = nil
 		}
 	}
 	if plans == 0 {
@@ -169,8 +173,8 @@ func inputType(t testing.TB, g *Gateway, fullMethod string) protoreflect.Message
 	t.Helper()
 	for _, rm := range g.remotes {
 		for _, e := range rm.entries {
-			if b := e.Value.binding; b.fullMethod == fullMethod {
-				return b.input
+			if b := e.Value.Binding; b.FullMethod == fullMethod {
+				return b.Request.Input
 			}
 		}
 	}
@@ -406,7 +410,7 @@ func TestRemotePassThrough(t *testing.T) {
 // transcodes it for the method's input.
 func jsonWire(t testing.TB, g *Gateway, fullMethod string, body []byte) []byte {
 	t.Helper()
-	wire, ok := g.codecs.json.AppendProto(nil, inputType(t, g, fullMethod), body)
+	wire, ok := g.json.AppendProto(nil, inputType(t, g, fullMethod), body)
 	if !ok {
 		t.Fatalf("%s is not transcoded", body)
 	}

@@ -578,7 +578,7 @@ func TestStreamInterceptors(t *testing.T) {
 func TestStreamHandlerPanic(t *testing.T) {
 	t.Parallel()
 	var hooked any
-	gw := protorest.NewGateway(protorest.WithPanicHandler(func(_ string, v any, _ []byte) { hooked = v }),
+	gw := protorest.NewGateway(protorest.WithPanicHook(func(_ string, v any, _ []byte) { hooked = v }),
 		protorest.WithStreamInterceptors(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error { panic("stream boom") }))
 	confv1.RegisterProbesServer(gw, newStreamer())
 	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 500 || !strings.Contains(r.body, `"code":13`) || hooked != "stream boom" {

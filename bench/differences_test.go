@@ -34,7 +34,7 @@ var gatewayProbes = []struct {
 	{req: Request{"PATCH", "/v1/shelves/1/books/003", `{"title":"x","bogus":1}`}},
 	{
 		req:   Request{"GET", "/v1/shelves/1/books?page_size=2&unknown=1", ""},
-		known: "unknown query parameter: grpc-gateway ignores it (200), protorest rejects it (400) unless WithIgnoreUnknownQueryParameters",
+		known: "unknown query parameter: grpc-gateway ignores it (200), protorest rejects it (400) unless WithDiscardUnknownQueryParameters",
 	},
 	{
 		req:   Request{"POST", "/v1/shelves/1/books?book.title=q", `{"author":"a"}`},

@@ -96,9 +96,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // addDemoRoutes adds the custom routes: a file lookup and a static page.
 func addDemoRoutes(gw *protorest.Gateway) error {
-	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintf(w, "file %q\n", p["id"])
+		fmt.Fprintf(w, "file %q\n", r.PathValue("id"))
 	}); err != nil {
 		return err
 	}
@@ -106,8 +106,8 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 	if err != nil {
 		return err
 	}
-	return gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-		name := path.Clean("/" + p["path"])[1:]
+	return gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
+		name := path.Clean("/" + r.PathValue("path"))[1:]
 		if name == "" {
 			name = "index.html"
 		}

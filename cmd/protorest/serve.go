@@ -156,7 +156,7 @@ func parseServeFlagsInto(fset *flag.FlagSet, args []string, stdout io.Writer) (*
 		c.gatewayOptions = append(c.gatewayOptions, protorest.WithAutoMapping())
 	}
 	if *ignoreUnknown {
-		c.gatewayOptions = append(c.gatewayOptions, protorest.WithIgnoreUnknownQueryParameters())
+		c.gatewayOptions = append(c.gatewayOptions, protorest.WithDiscardUnknownQueryParameters())
 	}
 	switch *unescape {
 	case "all-except-slash":

@@ -163,7 +163,7 @@ type healthReport struct {
 
 // health reports the upstream's connectivity and gRPC health: 200 when it
 // serves and its routes are loaded, else 503.
-func (u *upstream) health(w http.ResponseWriter, r *http.Request, _ map[string]string) {
+func (u *upstream) health(w http.ResponseWriter, r *http.Request) {
 	state := u.conn.GetState()
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()

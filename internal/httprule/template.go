@@ -129,3 +129,9 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	return "template " + strconv.Quote(e.Template) + ": syntax error at column " + strconv.Itoa(e.Column) + ": " + e.Msg
 }
+
+// MultiSegment reports whether variable v of t is decoded as a
+// multi-segment variable: it covers several segments, or "**".
+func (t *Template) MultiSegment(v Variable) bool {
+	return v.End-v.Start > 1 || t.Segments[v.Start].Kind == DeepWildcard
+}

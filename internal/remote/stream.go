@@ -1,45 +1,53 @@
-package protorest
+package remote
 
 import (
 	"context"
 	"io"
-	"net/http"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/render"
 )
 
-// streamRemote relays a streaming call to a remote backend over
-// conn.NewStream: request messages from src go up (from their own
-// goroutine for a client stream), responses come down to out. Writing
-// blocks on a slow client, which stops reading from the backend, whose
-// flow control then holds the backend back: nothing piles up here.
-func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, out streamSink) {
-	md, err := g.incomingMetadata(r)
-	if err != nil {
-		out.finish(err, nil, nil)
-		return
-	}
-	ctx, cancelTimeout, err := withTimeout(metadata.NewOutgoingContext(r.Context(), md), r)
+// StreamMethod relays a streaming call to the backend over
+// conn.NewStream: request messages from the exchange's Source go up (from
+// their own goroutine for a client stream), responses come down to its
+// Sink. Writing blocks on a slow client, which stops reading from the
+// backend, whose flow control then holds the backend back: nothing piles
+// up here.
+type StreamMethod struct {
+	Conn grpc.ClientConnInterface
+	Desc grpc.StreamDesc // built at registration, never written
+}
+
+var _ exchange.Invoker = (*StreamMethod)(nil)
+
+func (m *StreamMethod) Invoke(x *exchange.Exchange) {
+	out, src := x.Sink, x.Source
+	ctx, cancelTimeout, err := outgoingContext(x.R.Context(), x)
 	if cancelTimeout != nil {
 		defer cancelTimeout()
 	}
 	if err != nil {
-		out.finish(err, nil, nil)
+		out.Finish(err, nil, nil)
 		return
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cs, err := b.conn.NewStream(ctx, &b.streamDesc, b.fullMethod)
+	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod)
 	if err != nil {
-		out.finish(err, nil, nil)
+		out.Finish(err, nil, nil)
 		return
 	}
 
+	input := x.Binding.Request.Input
 	send := func() error {
 		for {
-			msg := dynamicpb.NewMessage(b.input)
-			err := src.next(msg)
+			msg := dynamicpb.NewMessage(input)
+			err := src.Next(msg)
 			if err == io.EOF {
 				return cs.CloseSend()
 			}
@@ -53,16 +61,16 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 		}
 	}
 	var sent chan error
-	var body *interruptible
-	if b.clientStreams {
-		if bs, ok := src.(*bodySource); ok {
-			body = &interruptible{r: bs.reader}
-			bs.reader = body
+	var body *exchange.Interruptible
+	if m.Desc.ClientStreams {
+		if bs, ok := src.(*exchange.BodySource); ok {
+			body = exchange.NewInterruptible(bs.Reader)
+			bs.Reader = body
 		}
 		sent = make(chan error, 1)
 		go func() { sent <- send() }()
 	} else if err := send(); err != nil {
-		out.finish(err, nil, nil)
+		out.Finish(err, nil, nil)
 		return
 	}
 
@@ -73,7 +81,7 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 	var header metadata.MD
 	first := true
 	for {
-		msg := newWireResponse()
+		msg := render.NewWireMessage()
 		err = cs.RecvMsg(msg)
 		if first {
 			header, _ = cs.Header()
@@ -82,7 +90,7 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 		if err != nil {
 			break
 		}
-		if werr := out.send(msg, header); werr != nil {
+		if werr := out.Send(msg, header); werr != nil {
 			cancel() // the client is gone
 			err = werr
 			break
@@ -102,8 +110,8 @@ func (g *Gateway) streamRemote(r *http.Request, b *binding, src messageSource, o
 			// sender still waiting for the client's next message is cut
 			// short after the response ends, and what it then says is not
 			// the client's fault.
-			defer body.cut(out.interruptRead, func() { <-sent })
+			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
 	}
-	out.finish(err, header, cs.Trailer())
+	out.Finish(err, header, cs.Trailer())
 }

@@ -1,4 +1,4 @@
-package protorest
+package invoke
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
+
+	"github.com/protorest/protorest/internal/exchange"
 )
 
 // TestPeerOf checks the peer a method sees against net's own TCPAddr.
@@ -44,8 +46,8 @@ func TestMethodContext(t *testing.T) {
 	r := httptest.NewRequest("GET", "/", nil).WithContext(parent)
 	r.RemoteAddr = "10.1.2.3:80"
 	r.Header.Set("Grpc-Metadata-Team", "blue")
-	g := NewGateway()
-	ctx, cancel, stream, err := g.callContext(r, "/pkg.Svc/Method")
+	x := &exchange.Exchange{Env: &exchange.Env{}, R: r, Binding: &exchange.Binding{FullMethod: "/pkg.Svc/Method"}}
+	ctx, cancel, stream, err := callContext(x)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,13 @@
-package protorest
+package render
 
 import (
 	"bytes"
-	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/negotiate"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
@@ -23,7 +23,7 @@ func (upperProto) Marshal(m proto.Message) ([]byte, error) {
 func (upperProto) Unmarshal(data []byte, m proto.Message) error { return proto.Unmarshal(data, m) }
 
 // TestMarshalBinaryAppends: the built-in binary codec writes a response
-// into the pooled buffer render gives it (codec.Proto.AppendMarshal,
+// into the pooled buffer Reply.Respond gives it (codec.Proto.AppendMarshal,
 // which uses vtprotobuf's SizeVT and MarshalToSizedBufferVT when the
 // message has them); a codec registered in its place is called as it is.
 func TestMarshalBinaryAppends(t *testing.T) {
@@ -34,18 +34,18 @@ func TestMarshalBinaryAppends(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name    string
-		opts    []Option
+		codecs  []negotiate.NamedCodec
 		want    []byte
 		inPlace bool
 	}{
 		{"built-in", nil, wire, true},
-		{"WithCodec", []Option{WithCodec(codec.MediaProto, upperProto{})}, bytes.ToUpper(wire), false},
+		{"WithCodec", []negotiate.NamedCodec{{Media: codec.MediaProto, Codec: upperProto{}}}, bytes.ToUpper(wire), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := NewGateway(tt.opts...)
-			out := slices.Index(g.codecs.types, codec.MediaProto)
+			formats := negotiate.NewFormats(&codec.JSON{}, tt.codecs)
+			out := formats.Request(codec.MediaProto)
 			dst := make([]byte, 0, 2*len(wire))
-			got, err := g.marshal(dst, out, msg)
+			got, err := marshal(dst, out, msg)
 			if err != nil || !bytes.Equal(got, tt.want) {
 				t.Fatalf("marshal = %x, %v; want %x", got, err, tt.want)
 			}

@@ -1,4 +1,4 @@
-package protorest
+package invoke
 
 import (
 	"context"
@@ -9,24 +9,26 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 
-	"github.com/protorest/protorest/internal/invoke"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/headers"
 )
 
-// callContext derives the context a method sees: the request's, with
-// incoming metadata, the Grpc-Timeout deadline, the transport stream and
-// the peer.
-func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Context, context.CancelFunc, *invoke.Stream, error) {
-	md, err := g.incomingMetadata(r)
+// callContext derives the context an in-process method sees: the
+// request's, with incoming metadata, the Grpc-Timeout deadline, the
+// transport stream and the peer.
+func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *Stream, error) {
+	r := x.R
+	md, err := x.Env.Headers.Metadata(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	ctx := metadata.NewIncomingContext(r.Context(), md)
-	ctx, cancel, err := withTimeout(ctx, r)
+	ctx, cancel, err := headers.WithTimeout(ctx, r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	c := &methodContext{Context: ctx}
-	c.stream.Init(fullMethod)
+	c.stream.Init(x.Binding.FullMethod)
 	c.setPeer(r)
 	return c, cancel, &c.stream, nil
 }
@@ -38,16 +40,16 @@ func (g *Gateway) callContext(r *http.Request, fullMethod string) (context.Conte
 // sentinel under each: what it answers with a sentinel is that key.
 type methodContext struct {
 	context.Context
-	stream invoke.Stream
+	stream Stream
 	peer   peer.Peer
 	tcp    net.TCPAddr
 	ip     [16]byte
 }
 
 var (
-	streamSentinel = new(invoke.Stream)
+	streamSentinel = new(Stream)
 	peerSentinel   = new(peer.Peer)
-	keyProbe       = peer.NewContext(invoke.NewContext(context.Background(), streamSentinel), peerSentinel)
+	keyProbe       = peer.NewContext(NewContext(context.Background(), streamSentinel), peerSentinel)
 )
 
 // Value answers grpc's transport-stream and peer keys, and asks the

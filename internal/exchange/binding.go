@@ -1,0 +1,51 @@
+package exchange
+
+import (
+	"net/http"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// An Endpoint is what a route leads to: a method's rule (Binding) or a
+// custom route (Handler).
+type Endpoint struct {
+	// Pattern is the template as registered, what ServeHTTP sets as
+	// r.Pattern.
+	Pattern string
+
+	Binding *Binding
+
+	Handler http.HandlerFunc
+	Vars    []Var // the custom route's variables, in template order
+}
+
+// A Var is a custom route's path variable.
+type Var struct {
+	Name  string // the dotted path: the name r.PathValue takes
+	Multi bool   // covers several segments, or "**"
+}
+
+// A Binding is one HTTP rule of one method, planned at registration: the
+// per-request path only runs these plans.
+type Binding struct {
+	FullMethod    string // "/pkg.Service/Method"
+	ClientStreams bool
+	ServerStreams bool
+
+	Request  *bind.Request
+	Response *render.Response
+	Invoker  Invoker
+}
+
+// Streaming reports whether the method streams either way.
+func (b *Binding) Streaming() bool { return b.ClientStreams || b.ServerStreams }
+
+// An Invoker makes a method's calls: it reads the request messages from
+// the exchange's Source (or its Decode), calls the method, and sends what
+// it answers, then its outcome, to the exchange's Sink. It knows nothing
+// of HTTP framing. There are four: in-process or remote, unary or
+// streaming (internal/invoke, internal/remote).
+type Invoker interface {
+	Invoke(x *Exchange)
+}

@@ -1,0 +1,95 @@
+package exchange
+
+import (
+	"io"
+	"net/http"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/framing"
+	"github.com/protorest/protorest/internal/httperr"
+)
+
+// maxPresize caps how much of a declared Content-Length is allocated
+// before the bytes arrive.
+const maxPresize = 64 << 10
+
+// Bind prepares the request messages: for a client stream, a source that
+// reads them from the body as they arrive (with full duplex, so that
+// responses can go out meanwhile); otherwise the one message's body, read
+// whole, within the body limit. A body the rule does not take is read and
+// dropped all the same: over HTTP/1.1, net/http notices a client that
+// goes away only once the body has been read.
+func (x *Exchange) Bind() error {
+	if x.Binding.ClientStreams {
+		// Reading the body while responses go out needs full duplex on
+		// HTTP/1.1 (HTTP/2 always has it).
+		http.NewResponseController(x.W).EnableFullDuplex()
+		x.BindStream(x.bodyReader())
+		return nil
+	}
+	x.BindMessage(nil)
+	if x.Binding.Request.Body.Kind == bind.BodyNone {
+		return x.discardBody()
+	}
+	x.body = bufpool.Get()
+	// A declared length only sizes the first allocation, and only up to
+	// maxPresize: the client may declare more than it sends.
+	if n := x.R.ContentLength; n > 0 {
+		x.body.Grow(int(min(n, maxPresize)))
+	}
+	if err := x.copyBody(x.body); err != nil {
+		return err
+	}
+	x.Input.Body = x.body.Bytes()
+	return nil
+}
+
+// BindMessage makes body (in the format of x.Input) the request's one
+// message.
+func (x *Exchange) BindMessage(body []byte) {
+	x.Input.Body = body
+	x.one.done = false
+	x.Source = &x.one
+}
+
+// BindStream makes the messages r reads the request's, and returns their
+// source.
+func (x *Exchange) BindStream(r framing.Reader) *BodySource {
+	s := NewBodySource(x, r)
+	x.Source = s
+	return s
+}
+
+// discardBody reads and drops the request body, within the body limit.
+func (x *Exchange) discardBody() error {
+	if x.R.Body == nil || x.R.Body == http.NoBody {
+		return nil
+	}
+	return x.copyBody(io.Discard)
+}
+
+// copyBody copies the request body to dst, reading at most one byte past
+// the body limit: past it, the body is too large.
+func (x *Exchange) copyBody(dst io.Writer) error {
+	limit := x.Env.MaxBody
+	if limit > 0 && x.R.ContentLength > limit {
+		return httperr.TooLarge(limit)
+	}
+	var src io.Reader = x.R.Body
+	if limit > 0 {
+		src = io.LimitReader(x.R.Body, limit+1)
+	}
+	n, err := io.Copy(dst, src)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
+	}
+	if limit > 0 && n > limit {
+		return httperr.TooLarge(limit)
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+// Package exchange holds the state of one HTTP request as it goes through
+// the pipeline (route → negotiate → bind → invoke → render → errors),
+// and the seams between the stages: a Binding is a rule's plans, an
+// Invoker makes the call, a render.Sink takes the answer.
+//
+// An Exchange is pooled: ServeHTTP gets one, every stage reads and
+// writes it, and a unary call's goes back to the pool when the handler
+// returns. Nothing may keep it past that: a method's handler calls its
+// decode function during the call only.
+package exchange
+
+import (
+	"bytes"
+	"net/http"
+	"runtime/debug"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// Env is what every request of one gateway reads. NewGateway builds it;
+// it never changes after.
+type Env struct {
+	Formats *negotiate.Formats
+	Headers headers.Policy
+	Render  render.Config // its Headers is &Headers
+	// MaxBody limits a request body, and each message of a request
+	// stream; 0 or less is no limit.
+	MaxBody   int64
+	PanicHook func(method string, value any, stack []byte)
+	// WebSocketOrigins are the host patterns of pages from other origins
+	// that may open WebSockets.
+	WebSocketOrigins []string
+}
+
+// An Exchange is one request on its way through the pipeline.
+type Exchange struct {
+	Env     *Env
+	W       http.ResponseWriter
+	R       *http.Request
+	Match   route.Match[*Endpoint]
+	Binding *Binding
+
+	// In and Out are the negotiated formats of the request and response
+	// messages.
+	In, Out *negotiate.Format
+	// Input is what the binding's request plan reads: the body of a
+	// one-message request, the path variables, the query.
+	Input bind.Input
+	// Source gives the request messages; Sink takes the answer.
+	Source Source
+	Sink   render.Sink
+
+	unary    render.Unary // the sink of a call with one response
+	one      one          // the source of a request with one message
+	body     *bytes.Buffer
+	scratch  *bytes.Buffer // released with the exchange
+	decodeFn func(any) error
+}
+
+var pool = sync.Pool{New: func() any {
+	x := new(Exchange)
+	x.decodeFn = x.decode
+	x.one.x = x
+	return x
+}}
+
+// Get returns a pooled exchange for a request to env's gateway.
+func Get(env *Env, w http.ResponseWriter, r *http.Request) *Exchange {
+	x := pool.Get().(*Exchange)
+	x.Env, x.W, x.R = env, w, r
+	return x
+}
+
+// Put returns x to the pool, once the call has ended. The exchange of a
+// streaming call is left to the garbage collector instead: its handler
+// may leave a goroutine behind that still holds the stream.
+func Put(x *Exchange) {
+	if x.Binding != nil && x.Binding.Streaming() {
+		return
+	}
+	bufpool.Put(x.body)
+	bufpool.Put(x.scratch)
+	decode := x.decodeFn
+	*x = Exchange{decodeFn: decode, one: one{x: x}}
+	pool.Put(x)
+}
+
+// Negotiate picks the formats of the request (Content-Type) and of the
+// response (Accept), and the sink the answer goes to: a server stream's
+// framing, or one response.
+func (x *Exchange) Negotiate() {
+	f := x.Env.Formats
+	x.SetInput(f.Request(x.R.Header.Get("Content-Type")))
+	accept := headers.List(x.R.Header, "Accept")
+	if x.Binding.ServerStreams {
+		fr := f.Stream(accept, x.In)
+		x.Out = fr.Format
+		x.Sink = render.NewStream(x.reply(), fr)
+		return
+	}
+	x.Out = f.Response(accept, x.In)
+	x.unary.Reset(x.reply())
+	x.Sink = &x.unary
+}
+
+// SetInput sets the request's format, and the input of the binding's
+// request plan: the path variables, the query, the headers.
+func (x *Exchange) SetInput(in *negotiate.Format) {
+	x.In = in
+	x.Input = bind.Input{Format: in, Header: x.R.Header, Vars: &x.Match, RawQuery: x.R.URL.RawQuery}
+}
+
+func (x *Exchange) reply() render.Reply {
+	return render.Reply{W: x.W, R: x.R, Plan: x.Binding.Response, Out: x.Out, Cfg: &x.Env.Render}
+}
+
+// Fail answers the request with err, through the error handler.
+func (x *Exchange) Fail(err error) {
+	x.Env.Render.ErrorHandler(x.W, x.R, err)
+}
+
+// DecodeFunc returns the function a generated method handler calls to
+// fill its request message; it is bound once per pooled exchange.
+func (x *Exchange) DecodeFunc() func(any) error { return x.decodeFn }
+
+func (x *Exchange) decode(v any) error {
+	msg, ok := v.(proto.Message)
+	if !ok {
+		return status.Errorf(codes.Internal, "request type %T is not a message", v)
+	}
+	return x.Binding.Request.Decode(msg, &x.Input)
+}
+
+// Scratch returns a pooled buffer that lives as long as the exchange.
+func (x *Exchange) Scratch() *bytes.Buffer {
+	if x.scratch == nil {
+		x.scratch = bufpool.Get()
+	}
+	return x.scratch
+}
+
+// Recover turns a panic in the gateway's own request path (a bug, not a
+// method handler's panic, which the invoker recovers) into a 500 status
+// and a report to the panic hook, instead of a dropped connection.
+// http.ErrAbortHandler still aborts. Call it deferred.
+func (x *Exchange) Recover() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	method := ""
+	if x.Binding != nil {
+		method = x.Binding.FullMethod
+	}
+	x.Env.PanicHook(method, v, debug.Stack())
+	x.Fail(status.Error(codes.Internal, "internal error in the gateway"))
+}

@@ -1,0 +1,129 @@
+package headers
+
+import (
+	"encoding/base64"
+	"net"
+	"net/http"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// Metadata builds the incoming metadata a method sees for r: the headers the
+// policy's incoming matcher takes, Authorization as authorization, and
+// x-forwarded-host and x-forwarded-for. Hop-by-hop headers and keys the
+// gRPC protocol reserves are never taken from a client.
+func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
+	total := 2 // the forwarded host and for
+	for _, vs := range r.Header {
+		total += len(vs)
+	}
+	mb := mdBuilder{md: make(metadata.MD, len(r.Header)+2), backing: make([]string, 0, total)}
+	for key, vals := range r.Header {
+		if hopByHop[key] || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
+			continue
+		}
+		if key == "Authorization" {
+			for _, v := range vals {
+				if validMetadataValue(v) {
+					mb.add("authorization", v)
+				}
+			}
+		}
+		name, ok := p.metadataKey(key)
+		if !ok {
+			continue
+		}
+		if !validMetadataKey(name) || isReservedKey(name) {
+			continue
+		}
+		for _, v := range vals {
+			if strings.HasSuffix(name, "-bin") {
+				b, err := decodeBinary(v)
+				if err != nil {
+					return nil, status.Errorf(codes.InvalidArgument, "invalid binary header %s: not base64", key)
+				}
+				v = string(b)
+			} else if !validMetadataValue(v) {
+				continue
+			}
+			mb.add(name, v)
+		}
+	}
+	// Forwarded values that are not valid metadata are replaced, as if
+	// absent: a backend would fail the call with INTERNAL over them.
+	if host := r.Header.Get("X-Forwarded-Host"); host != "" && validMetadataValue(host) {
+		mb.set("x-forwarded-host", host)
+	} else if r.Host != "" && validMetadataValue(r.Host) {
+		mb.set("x-forwarded-host", r.Host)
+	}
+	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" && validMetadataValue(fwd) {
+			mb.set("x-forwarded-for", fwd+", "+ip)
+		} else {
+			mb.set("x-forwarded-for", ip)
+		}
+	}
+	return mb.md, nil
+}
+
+// mdBuilder fills metadata whose single values share one backing array:
+// one allocation for all of a request's headers instead of one per key.
+type mdBuilder struct {
+	md      metadata.MD
+	backing []string
+}
+
+// add appends v to the values of key.
+func (b *mdBuilder) add(key, v string) {
+	cur := b.md[key]
+	if len(cur) == 0 && len(b.backing) < cap(b.backing) {
+		b.backing = append(b.backing, v)
+		n := len(b.backing)
+		b.md[key] = b.backing[n-1 : n : n] // capped: a second value copies
+		return
+	}
+	b.md[key] = append(cur, v)
+}
+
+// set makes v the only value of key.
+func (b *mdBuilder) set(key, v string) {
+	delete(b.md, key)
+	b.add(key, v)
+}
+
+// isReservedKey reports keys that only the gRPC transport may set.
+func isReservedKey(k string) bool {
+	return strings.HasPrefix(k, "grpc-") || k == "te" || k == "content-type" || k == "user-agent" || k == "connection"
+}
+
+func validMetadataKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func validMetadataValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func decodeBinary(v string) ([]byte, error) {
+	if len(v)%4 == 0 {
+		return base64.StdEncoding.DecodeString(v)
+	}
+	return base64.RawStdEncoding.DecodeString(v)
+}

@@ -1,0 +1,101 @@
+// Package headers moves metadata across the HTTP edge: request headers
+// become a call's incoming metadata (grpc-gateway's scheme by default),
+// a method's header and trailer metadata become response headers and
+// trailers, and Grpc-Timeout becomes a deadline.
+package headers
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Header names and prefixes of grpc-gateway's metadata scheme.
+const (
+	MetadataHeaderPrefix  = "Grpc-Metadata-"
+	MetadataTrailerPrefix = "Grpc-Trailer-"
+	MetadataPrefix        = "grpcgateway-"
+	timeoutHeader         = "Grpc-Timeout"
+)
+
+// A Matcher decides whether a header (or metadata key) crosses the
+// gateway and under which name (protorest.HeaderMatcher).
+type Matcher = func(key string) (string, bool)
+
+// Policy is a gateway's header matchers. A nil Incoming is
+// DefaultIncoming; the outgoing ones are never nil.
+type Policy struct {
+	Incoming        Matcher
+	OutgoingHeader  Matcher
+	OutgoingTrailer Matcher
+}
+
+// permanentHeaders are the IANA permanent HTTP message headers that
+// grpc-gateway forwards as "grpcgateway-<Name>" metadata.
+var permanentHeaders = map[string]bool{
+	"A-Im": true, "Accept": true, "Accept-Charset": true, "Accept-Datetime": true,
+	"Accept-Encoding": true, "Accept-Language": true, "Accept-Ranges": true,
+	"Access-Control-Request-Method": true, "Access-Control-Request-Headers": true,
+	"Authorization": true, "Cache-Control": true, "Content-Length": true,
+	"Content-Md5": true, "Content-Type": true, "Cookie": true, "Date": true,
+	"Expect": true, "Forwarded": true, "From": true, "Host": true,
+	"If-Match": true, "If-Modified-Since": true, "If-None-Match": true,
+	"If-Range": true, "If-Schedule-Tag-Match": true, "If-Unmodified-Since": true,
+	"Max-Forwards": true, "Origin": true, "Pragma": true, "Prefer": true,
+	"Proxy-Authorization": true, "Range": true, "Referer": true, "User-Agent": true,
+	"Via": true, "Warning": true,
+}
+
+// hopByHop headers describe one connection and never become metadata.
+var hopByHop = map[string]bool{
+	"Connection": true, "Keep-Alive": true, "Proxy-Connection": true,
+	"Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true,
+	"Proxy-Authenticate": true,
+}
+
+// DefaultIncoming is grpc-gateway's incoming scheme: IANA permanent
+// headers become "grpcgateway-<name>", "Grpc-Metadata-<k>" becomes "k",
+// and every other header is dropped.
+func DefaultIncoming(key string) (string, bool) {
+	key = http.CanonicalHeaderKey(key)
+	if permanentHeaders[key] {
+		return MetadataPrefix + key, true
+	}
+	if k, ok := strings.CutPrefix(key, MetadataHeaderPrefix); ok && k != "" {
+		return k, true
+	}
+	return "", false
+}
+
+// DefaultOutgoingHeader sends header metadata k as Grpc-Metadata-K.
+func DefaultOutgoingHeader(key string) (string, bool) { return MetadataHeaderPrefix + key, true }
+
+// DefaultOutgoingTrailer sends trailer metadata k as Grpc-Trailer-K.
+func DefaultOutgoingTrailer(key string) (string, bool) { return MetadataTrailerPrefix + key, true }
+
+// permanentMetadataKeys are DefaultIncoming's names for the permanent
+// headers, lower-cased as metadata keys are: built once, not per request.
+var permanentMetadataKeys = func() map[string]string {
+	m := make(map[string]string, len(permanentHeaders))
+	for h := range permanentHeaders {
+		m[h] = strings.ToLower(MetadataPrefix + h)
+	}
+	return m
+}()
+
+// metadataKey is the incoming metadata key of header key, if the
+// matcher takes it. A nil matcher is DefaultIncoming, answered from
+// permanentMetadataKeys for the keys net/http canonicalised.
+func (p *Policy) metadataKey(key string) (string, bool) {
+	match := p.Incoming
+	if match == nil {
+		if name, ok := permanentMetadataKeys[key]; ok {
+			return name, true
+		}
+		if k, ok := strings.CutPrefix(key, MetadataHeaderPrefix); ok && k != "" {
+			return strings.ToLower(k), true
+		}
+		match = DefaultIncoming
+	}
+	name, ok := match(key)
+	return strings.ToLower(name), ok
+}

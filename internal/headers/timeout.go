@@ -1,0 +1,60 @@
+package headers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest/internal/codec"
+)
+
+// WithTimeout applies a Grpc-Timeout header ("<digits><unit>", unit one
+// of H M S m u n) to ctx. The cancel function is nil when there is none.
+func WithTimeout(ctx context.Context, r *http.Request) (context.Context, context.CancelFunc, error) {
+	v := r.Header.Get(timeoutHeader)
+	if v == "" {
+		return ctx, nil, nil
+	}
+	d, ok := parseTimeout(v)
+	if !ok {
+		return ctx, nil, status.Errorf(codes.InvalidArgument, "invalid Grpc-Timeout %q", codec.Truncate(v, 32))
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	return ctx, cancel, nil
+}
+
+func parseTimeout(v string) (time.Duration, bool) {
+	if len(v) < 2 || len(v) > 9 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v[:len(v)-1], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	var unit time.Duration
+	switch v[len(v)-1] {
+	case 'H':
+		unit = time.Hour
+	case 'M':
+		unit = time.Minute
+	case 'S':
+		unit = time.Second
+	case 'm':
+		unit = time.Millisecond
+	case 'u':
+		unit = time.Microsecond
+	case 'n':
+		unit = time.Nanosecond
+	default:
+		return 0, false
+	}
+	const maxDuration = time.Duration(1<<63 - 1)
+	if n > uint64(maxDuration/unit) {
+		return maxDuration, true
+	}
+	return time.Duration(n) * unit, true
+}

@@ -1,0 +1,80 @@
+package invoke
+
+import (
+	"bytes"
+	"io"
+	"sync"
+
+	"github.com/protorest/protorest/internal/framing"
+)
+
+// prefetch reads the frames of a client stream ahead, one at a time, in
+// its own goroutine: net/http reports a client that went away only to a
+// reader of the body, and a handler may not be reading.
+type prefetch struct {
+	frames chan frame
+	quit   chan struct{}
+	done   chan struct{}
+
+	last frame // the error that ended the stream, once Next has seen it
+
+	mu  sync.Mutex
+	err error // the read error, io.EOF excepted
+}
+
+type frame struct {
+	data []byte
+	err  error
+}
+
+// startPrefetch reads r until it fails; a failure other than the end
+// calls gone.
+func startPrefetch(r framing.Reader, gone func()) *prefetch {
+	p := &prefetch{frames: make(chan frame), quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for {
+			data, err := r.Next()
+			if err != nil && err != io.EOF {
+				p.mu.Lock()
+				p.err = err
+				p.mu.Unlock()
+				gone()
+			}
+			select {
+			case p.frames <- frame{bytes.Clone(data), err}:
+			case <-p.quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// Next returns the next frame, or the error that ended the stream.
+func (p *prefetch) Next() ([]byte, error) {
+	if p.last.err != nil {
+		return nil, p.last.err
+	}
+	f := <-p.frames
+	if f.err != nil {
+		p.last = f
+	}
+	return f.data, f.err
+}
+
+// failure returns the read error that ended the stream early, if any.
+func (p *prefetch) failure() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// stop ends the reader and waits for it.
+func (p *prefetch) stop() {
+	close(p.quit)
+	<-p.done
+}

@@ -1,0 +1,128 @@
+package invoke
+
+import (
+	"context"
+	"io"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// StreamMethod calls an in-process streaming method through the stream
+// interceptors, as a grpc.Server would: its grpc.ServerStream reads the
+// request messages from the exchange's Source and sends each response to
+// its Sink.
+type StreamMethod struct {
+	Srv         any
+	Handler     grpc.StreamHandler
+	Interceptor grpc.StreamServerInterceptor // nil for none
+	Info        grpc.StreamServerInfo        // built at registration, never written
+}
+
+var _ exchange.Invoker = (*StreamMethod)(nil)
+
+func (m *StreamMethod) Invoke(x *exchange.Exchange) {
+	out := x.Sink
+	ctx, cancel, ts, err := callContext(x)
+	if cancel != nil {
+		defer cancel()
+	}
+	if err != nil {
+		out.Finish(err, nil, nil)
+		return
+	}
+	ctx, cancelCall := context.WithCancel(ctx)
+	defer cancelCall()
+	var pf *prefetch
+	bs, _ := x.Source.(*exchange.BodySource)
+	if bs != nil {
+		// Read ahead, so that a client that goes away cancels the call
+		// even while the handler is not reading.
+		body := exchange.NewInterruptible(bs.Reader)
+		pf = startPrefetch(body, cancelCall)
+		bs.Reader = pf
+		defer body.Cut(out.InterruptRead, pf.stop)
+	}
+	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source}
+	err = Streaming(m.Srv, ss, m.Handler, m.Interceptor, &m.Info, x.Env.PanicHook)
+	if err == nil && ctx.Err() != nil {
+		err = status.FromContextError(ctx.Err()).Err()
+	}
+	if bad := ss.sourceError(bs, pf); bad != nil {
+		// The client sent what could not be read: that, not what the
+		// handler made of it, is the answer.
+		err = bad
+	}
+	header, trailer := ts.Finish()
+	out.Finish(err, header, trailer)
+}
+
+// serverStream is the grpc.ServerStream of an in-process call over HTTP.
+// Header and trailer metadata go through the same transport stream as
+// grpc.SetHeader and grpc.SetTrailer on the context.
+type serverStream struct {
+	ctx context.Context
+	ts  *Stream
+	out render.Sink
+	src exchange.Source
+
+	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently
+}
+
+var _ grpc.ServerStream = (*serverStream)(nil)
+
+func (s *serverStream) Context() context.Context       { return s.ctx }
+func (s *serverStream) SetHeader(md metadata.MD) error { return s.ts.SetHeader(md) }
+func (s *serverStream) SetTrailer(md metadata.MD)      { s.ts.SetTrailer(md) }
+
+func (s *serverStream) SendHeader(md metadata.MD) error {
+	if err := s.ts.SendHeader(md); err != nil {
+		return err
+	}
+	return s.out.SendHeader(s.ts.Header())
+}
+
+// SendMsg writes one response; the first also sends the header.
+func (s *serverStream) SendMsg(m any) error {
+	msg, ok := m.(proto.Message)
+	if !ok {
+		return status.Errorf(codes.Internal, "SendMsg of %T, not a message", m)
+	}
+	s.ts.SendHeader(nil) // fails once sent, which is fine
+	return s.out.Send(msg, s.ts.Header())
+}
+
+// RecvMsg reads the next request message; io.EOF after the last.
+func (s *serverStream) RecvMsg(m any) error {
+	msg, ok := m.(proto.Message)
+	if !ok {
+		return status.Errorf(codes.Internal, "RecvMsg into %T, not a message", m)
+	}
+	err := s.src.Next(msg)
+	s.recvErr = err
+	return err
+}
+
+// sourceError returns why the request stream could not be read, if it
+// could not: what RecvMsg said, or what the prefetcher met.
+func (s *serverStream) sourceError(bs *exchange.BodySource, pf *prefetch) error {
+	err := s.recvErr
+	if (err == nil || err == io.EOF) && pf != nil {
+		if perr := pf.failure(); perr != nil {
+			err = bs.ReadError(perr)
+		}
+	}
+	if err == nil || err == io.EOF {
+		return nil
+	}
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Canceled {
+		return nil
+	}
+	return err
+}

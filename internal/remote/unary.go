@@ -1,0 +1,73 @@
+// Package remote makes the calls of methods served by a gRPC backend over
+// a grpc.ClientConnInterface: unary calls with conn.Invoke (a request's
+// wire bytes sent as they are when they can be), streams with
+// conn.NewStream. Responses come back as the backend's wire bytes, which
+// the render stage encodes.
+package remote
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// UnaryMethod calls a remote unary method.
+type UnaryMethod struct {
+	Conn grpc.ClientConnInterface
+	// Wire sends requests as wire bytes where it can; nil decodes every
+	// request into a dynamic message.
+	Wire *WirePlan
+}
+
+var _ exchange.Invoker = (*UnaryMethod)(nil)
+
+// Invoke sends the request to the backend, as wire bytes when the wire
+// plan can, else as a dynamic message, with the request's metadata and
+// deadline, and sends its reply to x.Sink.
+func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
+	ctx, cancel, err := outgoingContext(x.R.Context(), x)
+	if cancel != nil {
+		defer cancel()
+	}
+	if err != nil {
+		x.Sink.Finish(err, nil, nil)
+		return
+	}
+	var in proto.Message
+	ok := false
+	if m.Wire != nil {
+		in, ok = m.Wire.request(x)
+	}
+	if !ok {
+		msg := dynamicpb.NewMessage(x.Binding.Request.Input)
+		if err := x.Source.Next(msg); err != nil {
+			x.Sink.Finish(err, nil, nil)
+			return
+		}
+		in = msg
+	}
+	out := render.NewWireMessage()
+	var header, trailer metadata.MD
+	err = m.Conn.Invoke(ctx, x.Binding.FullMethod, in, out, grpc.Header(&header), grpc.Trailer(&trailer))
+	if err == nil {
+		err = x.Sink.Send(out, header)
+	}
+	x.Sink.Finish(err, header, trailer)
+}
+
+// outgoingContext is parent with the request's metadata as outgoing
+// metadata and its Grpc-Timeout as the deadline.
+func outgoingContext(parent context.Context, x *exchange.Exchange) (context.Context, context.CancelFunc, error) {
+	md, err := x.Env.Headers.Metadata(x.R)
+	if err != nil {
+		return nil, nil, err
+	}
+	return headers.WithTimeout(metadata.NewOutgoingContext(parent, md), x.R)
+}

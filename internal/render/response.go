@@ -1,0 +1,168 @@
+// Package render is the pipeline's render stage: what goes back to the
+// client. A Response plan, built at registration, encodes a method's
+// response messages (the whole message or its response_body field, raw
+// bytes for google.api.HttpBody, a remote backend's wire bytes as they
+// are or straight to JSON); a Sink takes a call's messages and outcome
+// to the client: Unary (one response, also a client stream's), Stream
+// (a server stream over HTTP, in the framing the client asked for) and,
+// in internal/ws, a WebSocket.
+package render
+
+import (
+	"encoding/json"
+	"errors"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/wellknown"
+)
+
+// A Response is how one rule's response messages are rendered, planned
+// at registration.
+type Response struct {
+	Output protoreflect.MessageDescriptor
+	Status int // of a successful response: 200 unless set otherwise
+
+	// Raw is set when the rendered message is google.api.HttpBody: its
+	// data is the body, its content type the response's.
+	Raw *wellknown.HTTPBody
+	// Wire is set for a remote method: messages are the backend's wire
+	// bytes, carried as the unknown fields of an Empty (NewWireMessage).
+	Wire bool
+
+	field     protoreflect.FieldDescriptor // response_body, or nil for the whole message
+	isMessage bool                         // response_body names a singular message field
+	json      *codec.JSON                  // renders a response_body that is not a message
+}
+
+// NewResponse plans the rendering of output messages, or of their field
+// body (a top-level field, response_body) when it is not nil. json is the
+// gateway's built-in JSON codec.
+func NewResponse(output protoreflect.MessageDescriptor, body protoreflect.FieldDescriptor, status int, wire bool, json *codec.JSON) *Response {
+	p := &Response{Output: output, Status: status, Wire: wire, field: body, json: json}
+	switch {
+	case body == nil:
+		p.Raw = wellknown.HTTPBodyOf(output)
+	case body.Message() != nil && !body.IsList() && !body.IsMap():
+		p.isMessage = true
+		p.Raw = wellknown.HTTPBodyOf(body.Message())
+	}
+	return p
+}
+
+// NewWireMessage returns what a remote backend's response is received
+// into: decoded into an Empty, every field is an unknown field, kept
+// verbatim, so the message carries the backend's bytes with no types to
+// build.
+func NewWireMessage() *emptypb.Empty { return new(emptypb.Empty) }
+
+// Append encodes msg in format f, appending to dst where it can (the
+// built-in codecs), or takes the raw bytes and content type of a
+// google.api.HttpBody. The bytes may be the message's own (HttpBody, a
+// backend's binary response).
+func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, err error) {
+	if p.Wire {
+		return p.appendWire(dst, msg.ProtoReflect().GetUnknown(), f)
+	}
+	return p.appendMessage(dst, msg, f)
+}
+
+// appendWire encodes a remote response given as its wire bytes: straight
+// to JSON for a whole-message JSON response, as they are for a binary one,
+// and through a dynamic message otherwise (response_body, HttpBody, other
+// codecs, types the wire transcoder leaves alone).
+func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]byte, string, error) {
+	if p.field == nil && p.Raw == nil {
+		switch {
+		case f.JSON != nil:
+			body, err := f.JSON.AppendWire(dst, p.Output, data)
+			if err == nil {
+				return body, codec.MediaJSON, nil
+			}
+			if !errors.Is(err, jsonenc.ErrUnsupported) {
+				return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+			}
+		case f.Proto:
+			return data, f.Media, nil // binary to binary: untouched
+		}
+	}
+	msg := dynamicpb.NewMessage(p.Output)
+	if err := proto.Unmarshal(data, msg); err != nil {
+		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err))
+	}
+	return p.appendMessage(dst, msg, f)
+}
+
+// appendMessage encodes msg, a message of the method's output type.
+func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, err error) {
+	pm := msg.ProtoReflect()
+	contentType = f.Media
+	target := pm
+	if p.isMessage {
+		target = pm.Get(p.field).Message()
+	}
+	switch {
+	case p.Raw != nil:
+		contentType = target.Get(p.Raw.ContentType).String()
+		if contentType == "" {
+			contentType = codec.MediaOctetStream
+		}
+		body = target.Get(p.Raw.Data).Bytes()
+	case p.field == nil:
+		body, err = marshal(dst, f, msg)
+	case p.isMessage:
+		body, err = marshal(dst, f, target.Interface())
+	default:
+		contentType = codec.MediaJSON
+		body, err = p.marshalFieldJSON(pm)
+	}
+	if err != nil {
+		return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+	}
+	return body, contentType, nil
+}
+
+// marshal encodes msg in format f, appending to dst for the built-in
+// JSON and binary codecs.
+func marshal(dst []byte, f *negotiate.Format, msg proto.Message) ([]byte, error) {
+	switch {
+	case f.JSON != nil:
+		return f.JSON.AppendMarshal(dst, msg)
+	case f.Proto:
+		return codec.Proto{}.AppendMarshal(dst, msg)
+	}
+	return f.Codec.Marshal(msg)
+}
+
+// marshalFieldJSON renders the response_body field of m, which is not a
+// message (a repeated, map or scalar field), as its own JSON value.
+func (p *Response) marshalFieldJSON(m protoreflect.Message) ([]byte, error) {
+	fd := p.field
+	tmp := m.New()
+	if m.Has(fd) {
+		tmp.Set(fd, m.Get(fd))
+	}
+	opts := p.json.MarshalOptions
+	opts.EmitUnpopulated = true
+	whole, err := opts.Marshal(tmp.Interface())
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(codec.Compact(whole), &fields); err != nil {
+		return nil, err
+	}
+	key := fd.JSONName()
+	if opts.UseProtoNames {
+		key = string(fd.Name())
+	}
+	return fields[key], nil
+}

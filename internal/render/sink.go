@@ -1,0 +1,135 @@
+package render
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/negotiate"
+)
+
+// A Sink takes what a call sends back: its messages, then its outcome.
+// Invokers drive it; it knows nothing of where the messages come from.
+type Sink interface {
+	// SendHeader commits the response before its first message, as
+	// grpc.SendHeader does, where the transport can.
+	SendHeader(header metadata.MD) error
+	// Send writes one message; an error means the client is gone.
+	Send(msg proto.Message, header metadata.MD) error
+	// Finish ends the response with the call's outcome.
+	Finish(err error, header, trailer metadata.MD)
+	// InterruptRead makes a read of the request in progress fail at once,
+	// and returns what undoes that for later requests.
+	InterruptRead() (restore func())
+}
+
+// Config is what every sink of a gateway reads; it never changes.
+type Config struct {
+	ErrorHandler httperr.Handler
+	Headers      *headers.Policy
+	StatusJSON   protojson.MarshalOptions // in-band stream errors
+}
+
+// Reply is one request's answer: where it goes and how it is rendered.
+type Reply struct {
+	W    http.ResponseWriter
+	R    *http.Request
+	Plan *Response
+	Out  *negotiate.Format
+	Cfg  *Config
+}
+
+// errSecondResponse is what a second response of a call that is not
+// server-streaming gets.
+var errSecondResponse = status.Error(codes.Internal, "a second response to a call that is not server-streaming")
+
+// errNoResponse is the outcome of a call that ended with no response and
+// no error.
+var errNoResponse = status.Error(codes.Internal, "the method returned no response")
+
+// errStreamFinished is what a send gets after the call has ended.
+var errStreamFinished = status.Error(codes.Canceled, "the stream has ended")
+
+// Respond writes the outcome of a call with one response: the header
+// metadata, then msg or, when err is set, err.
+func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.MD) {
+	headers.Write(a.W.Header(), header, a.Cfg.Headers.OutgoingHeader, "")
+	if err != nil {
+		a.Error(err, trailer)
+		return
+	}
+	buf := bufpool.Get()
+	defer bufpool.Put(buf)
+	body, contentType, err := a.Plan.Append(buf.AvailableBuffer(), msg, a.Out)
+	if err != nil {
+		a.Cfg.ErrorHandler(a.W, a.R, err)
+		return
+	}
+	bufpool.KeepRoom(buf, body)
+	a.writeBody(body, contentType, trailer)
+}
+
+// writeBody writes a successful response's status, headers, body and
+// trailers: the trailer metadata as HTTP trailers when the client asked
+// for them with "TE: trailers".
+func (a *Reply) writeBody(body []byte, contentType string, trailer metadata.MD) {
+	h := a.W.Header()
+	SetContentType(h, contentType)
+	code := a.Plan.Status
+	sendTrailers := len(trailer) > 0 && headers.AcceptsTrailers(a.R)
+	if sendTrailers {
+		headers.DeclareTrailers(h, trailer, a.Cfg.Headers.OutgoingTrailer)
+	} else if code != http.StatusNoContent {
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	a.W.WriteHeader(code)
+	if code != http.StatusNoContent && a.R.Method != http.MethodHead {
+		a.W.Write(body)
+	}
+	if sendTrailers {
+		headers.Write(h, trailer, a.Cfg.Headers.OutgoingTrailer, "")
+	}
+}
+
+// Error sends err through the error handler, and the method's trailer
+// metadata as HTTP trailers when the client accepts them, as on success.
+func (a *Reply) Error(err error, trailer metadata.MD) {
+	send := len(trailer) > 0 && headers.AcceptsTrailers(a.R)
+	if send {
+		headers.DeclareTrailers(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer)
+	}
+	a.Cfg.ErrorHandler(a.W, a.R, err)
+	if send {
+		headers.Write(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer, "")
+	}
+}
+
+// interruptRead sets a read deadline on the connection, lifted again for
+// the requests that follow on it.
+func interruptRead(rc *http.ResponseController) func() {
+	rc.SetReadDeadline(time.Now())
+	return func() { rc.SetReadDeadline(time.Time{}) }
+}
+
+// headerJSON is the Content-Type of JSON responses, shared: net/http only
+// reads header values, and a capacity of 1 makes an append copy it.
+var headerJSON = []string{codec.MediaJSON}
+
+// SetContentType sets the Content-Type, without allocating for JSON.
+func SetContentType(h http.Header, contentType string) {
+	if contentType == codec.MediaJSON {
+		h["Content-Type"] = headerJSON[:1:1]
+		return
+	}
+	h.Set("Content-Type", contentType)
+}

@@ -1,0 +1,162 @@
+package render
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/framing"
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/negotiate"
+)
+
+// Stream is the sink of a server stream over HTTP: each response is
+// written in the framing the client asked for and flushed. It is safe
+// for concurrent use: a handler may send from another goroutine, and may
+// leave one behind.
+type Stream struct {
+	Reply
+	rc    *http.ResponseController
+	kind  framing.Kind
+	media string // the response's content type ("" for HttpBody: the first message's)
+
+	mu       sync.Mutex
+	started  bool
+	finished bool
+	seq      int
+	buf      []byte
+}
+
+var _ Sink = (*Stream)(nil)
+
+// NewStream returns the sink of a server stream answered by a, framed as
+// fr; a stream of google.api.HttpBody is its data, raw, whatever fr says.
+func NewStream(a Reply, fr *negotiate.Framing) *Stream {
+	s := &Stream{Reply: a, rc: http.NewResponseController(a.W)}
+	if a.Plan.Raw != nil {
+		s.kind = framing.Raw
+		return s
+	}
+	s.kind, s.Out, s.media = fr.Kind, fr.Format, fr.Media
+	return s
+}
+
+// start writes the status line and headers, with the header metadata.
+// The caller holds mu.
+func (s *Stream) start(header metadata.MD, contentType string) {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.W.Header()
+	headers.Write(h, header, s.Cfg.Headers.OutgoingHeader, "")
+	SetContentType(h, contentType)
+	h.Del("Content-Length")
+	if s.kind == framing.SSE {
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // nginx would buffer the events
+	}
+	s.W.WriteHeader(s.Plan.Status)
+	s.rc.Flush()
+}
+
+// SendHeader starts the response before any message, as grpc.SendHeader
+// does: an EventSource sees the stream open.
+func (s *Stream) SendHeader(header metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return errStreamFinished
+	}
+	if s.kind != framing.Raw { // a raw stream's type comes with its first message
+		s.start(header, s.media)
+	}
+	return nil
+}
+
+// Send writes one message. An error means the client is gone.
+func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
+	body, contentType, err := s.Plan.Append(nil, msg, s.Out)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return errStreamFinished
+	}
+	if s.media != "" {
+		contentType = s.media
+	}
+	s.start(header, contentType)
+	s.seq++
+	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
+	if _, err := s.W.Write(s.buf); err != nil {
+		return status.Error(codes.Canceled, "the client went away")
+	}
+	if err := s.rc.Flush(); err != nil {
+		return status.Error(codes.Canceled, "the client went away")
+	}
+	return nil
+}
+
+// Finish ends the response. An error before the response started is an
+// ordinary error response; after, it goes in-band (envelope, SSE). The
+// outcome, OK included, goes in Grpc-Status trailers when the client
+// accepts trailers, and SSE ends with an "end" event. A framing with no
+// in-band error, to a client that takes no trailers, is cut short so that
+// the client cannot mistake it for a whole stream.
+func (s *Stream) Finish(err error, header, trailer metadata.MD) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	s.finished = true
+	if !s.started && err != nil {
+		s.Respond(nil, err, header, trailer)
+		return
+	}
+	contentType := s.media
+	if contentType == "" {
+		contentType = codec.MediaOctetStream // an empty HttpBody stream
+	}
+	s.start(header, contentType)
+	trailers := headers.AcceptsTrailers(s.R)
+	st := status.New(codes.OK, "")
+	if err != nil {
+		st = httperr.ToStatus(err)
+	}
+	if err == nil {
+		var end bool
+		if s.buf, end = framing.AppendEnd(s.buf[:0], s.kind, httperr.AppendJSON(nil, st, s.Cfg.StatusJSON)); end {
+			s.W.Write(s.buf)
+		}
+	} else {
+		var inBand bool
+		s.buf, inBand = framing.AppendError(s.buf[:0], s.kind, httperr.AppendJSON(nil, st, s.Cfg.StatusJSON))
+		if inBand {
+			s.W.Write(s.buf)
+		}
+		if !trailers && !inBand {
+			s.rc.Flush()
+			panic(http.ErrAbortHandler)
+		}
+	}
+	if trailers {
+		h := s.W.Header()
+		h.Set(http.TrailerPrefix+"Grpc-Status", strconv.Itoa(int(st.Code())))
+		h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
+		headers.Write(h, trailer, s.Cfg.Headers.OutgoingTrailer, http.TrailerPrefix)
+	}
+}
+
+// InterruptRead cuts a read of the request body in progress short.
+func (s *Stream) InterruptRead() func() { return interruptRead(s.rc) }

@@ -1,0 +1,108 @@
+package ws
+
+import (
+	"context"
+	"sync"
+
+	"github.com/coder/websocket"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// sink writes the responses of a call to a WebSocket. Header and trailer
+// metadata have no place in a WebSocket after its handshake.
+type sink struct {
+	plan          *render.Response
+	formats       *negotiate.Formats
+	serverStreams bool
+	conn          *websocket.Conn
+	ctx           context.Context
+
+	mu       sync.Mutex
+	binary   bool // the client sent binary: answer in binary
+	finished bool
+	response proto.Message // a client stream's one response
+}
+
+var _ render.Sink = (*sink)(nil)
+
+var errStreamFinished = status.Error(codes.Canceled, "the stream has ended")
+
+func (s *sink) setBinary() {
+	s.mu.Lock()
+	s.binary = true
+	s.mu.Unlock()
+}
+
+func (s *sink) SendHeader(metadata.MD) error { return nil } // the handshake is over
+
+func (s *sink) Send(msg proto.Message, _ metadata.MD) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return errStreamFinished
+	}
+	if !s.serverStreams {
+		if s.response != nil {
+			return status.Error(codes.Internal, "a second response to a call that is not server-streaming")
+		}
+		s.response = msg
+		return nil
+	}
+	return s.write(msg)
+}
+
+// write sends one message; the caller holds mu.
+func (s *sink) write(msg proto.Message) error {
+	f, typ := s.formats.JSON, websocket.MessageText
+	if s.binary || s.plan.Raw != nil {
+		f, typ = s.formats.Binary, websocket.MessageBinary
+	}
+	body, _, err := s.plan.Append(nil, msg, f)
+	if err != nil {
+		return err
+	}
+	if err := s.conn.Write(s.ctx, typ, body); err != nil {
+		return status.Error(codes.Canceled, "the client went away")
+	}
+	return nil
+}
+
+// Finish sends a client stream's response, then closes with the outcome.
+func (s *sink) Finish(err error, _, _ metadata.MD) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	s.finished = true
+	if err == nil && !s.serverStreams {
+		if s.response == nil {
+			err = status.Error(codes.Internal, "the method returned no response")
+		} else {
+			err = s.write(s.response)
+		}
+	}
+	if err == nil {
+		s.conn.Close(websocket.StatusNormalClosure, "")
+		return
+	}
+	st := httperr.ToStatus(err)
+	s.conn.Close(websocket.StatusCode(4000+int(st.Code())), codec.Cut(st.Message(), maxCloseReason))
+}
+
+// maxCloseReason is what a close frame's reason holds, in bytes.
+const maxCloseReason = 123
+
+// InterruptRead: Finish has closed the WebSocket, which ends any read.
+func (s *sink) InterruptRead() func() {
+	s.conn.CloseNow()
+	return func() {}
+}
