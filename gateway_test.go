@@ -578,3 +578,40 @@ func TestUnresolvableDetails(t *testing.T) {
 		t.Errorf("got %d %s\nwant %s", resp.code, resp.body, want)
 	}
 }
+
+// TestPatternForMiddleware: after the gateway has served a request, a
+// middleware around it reads the matched template in r.Pattern (as after
+// http.ServeMux), for method routes in-process and remote, additional
+// bindings, streams and custom routes, whose path values it reads too; a
+// request no route matches has none.
+func TestPatternForMiddleware(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"in-process", "remote"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			gw := probesGateway(t, kind, newStreamer())
+			if err := gw.HandlePath("GET", "/files/{id}", func(http.ResponseWriter, *http.Request) {}); err != nil {
+				t.Fatal(err)
+			}
+			var pattern, id string
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				gw.ServeHTTP(w, r)
+				pattern, id = r.Pattern, r.PathValue("id")
+			})
+			for _, tt := range []struct{ target, pattern, id string }{
+				{"/v1/probes/abc", "/v1/probes/{name}", ""},
+				{"/v1/shelves/1/books/2", "/v1/{name=shelves/*/books/*}", ""},
+				{"/v1/shelves/p/lookup/n", "/v1/shelves/{parent}/lookup/{name}", ""},
+				{"/v1/watch/w?count=1", "/v1/watch/{name}", ""},
+				{"/files/a%2Fb", "/files/{id}", "a/b"},
+				{"/nope", "", ""},
+			} {
+				pattern, id = "unset", "unset"
+				do(t, h, "GET", tt.target, "")
+				if pattern != tt.pattern || id != tt.id {
+					t.Errorf("GET %s: r.Pattern %q, r.PathValue(\"id\") %q; want %q, %q", tt.target, pattern, id, tt.pattern, tt.id)
+				}
+			}
+		})
+	}
+}
