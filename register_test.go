@@ -161,3 +161,25 @@ func TestRegisterUnknownService(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestSuccessStatusNamesAMethod: WithSuccessStatus for a method that a
+// registered service does not have is a registration error, in-process
+// (a panic naming the option) and remote (an error); a status for a
+// service that is never registered changes nothing.
+func TestSuccessStatusNamesAMethod(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := protorest.NewGateway(protorest.WithSuccessStatus("conf.v1.Probes/CreateProb", 201))
+	if msg := registerPanic(gw, serviceDesc(t, "conf.v1.Probes", rec)); !strings.Contains(msg, `WithSuccessStatus("conf.v1.Probes/CreateProb")`) || !strings.Contains(msg, `no method "CreateProb"`) {
+		t.Errorf("in-process: %q", msg)
+	}
+	gw = protorest.NewGateway(protorest.WithSuccessStatus("/example.v1.MySvc/Uper", 201))
+	err := gw.RegisterRemote(context.Background(), nil, protorest.WithRemoteFiles(protoregistry.GlobalFiles, "example.v1.MySvc"))
+	if err == nil || !strings.Contains(err.Error(), `no method "Uper"`) {
+		t.Errorf("remote: %v", err)
+	}
+	gw = protorest.NewGateway(protorest.WithSuccessStatus("other.v1.Svc/Create", 201))
+	if msg := registerPanic(gw, serviceDesc(t, "conf.v1.Probes", rec)); msg != "" {
+		t.Errorf("a status for another service: %q", msg)
+	}
+}
