@@ -49,16 +49,19 @@ type Reply struct {
 	Cfg  *Config
 }
 
-// errSecondResponse is what a second response of a call that is not
-// server-streaming gets.
-var errSecondResponse = status.Error(codes.Internal, "a second response to a call that is not server-streaming")
-
-// errNoResponse is the outcome of a call that ended with no response and
-// no error.
-var errNoResponse = status.Error(codes.Internal, "the method returned no response")
-
-// errStreamFinished is what a send gets after the call has ended.
-var errStreamFinished = status.Error(codes.Canceled, "the stream has ended")
+// Errors every sink gives alike.
+var (
+	// ErrSecondResponse is what a second response of a call that is not
+	// server-streaming gets.
+	ErrSecondResponse = status.Error(codes.Internal, "a second response to a call that is not server-streaming")
+	// ErrNoResponse is the outcome of a call with one response that ended
+	// with no response and no error.
+	ErrNoResponse = status.Error(codes.Internal, "the method returned no response")
+	// ErrFinished is what a send gets after the call has ended.
+	ErrFinished = status.Error(codes.Canceled, "the stream has ended")
+	// ErrClientGone is what a send gets when the client went away.
+	ErrClientGone = status.Error(codes.Canceled, "the client went away")
+)
 
 // Respond writes the outcome of a call with one response: the header
 // metadata, then msg or, when err is set, err.

@@ -73,7 +73,7 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
-		return errStreamFinished
+		return ErrFinished
 	}
 	if s.kind != framing.Raw { // a raw stream's type comes with its first message
 		s.start(header, s.media)
@@ -90,7 +90,7 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
-		return errStreamFinished
+		return ErrFinished
 	}
 	if s.media != "" {
 		contentType = s.media
@@ -99,10 +99,10 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	s.seq++
 	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
 	if _, err := s.W.Write(s.buf); err != nil {
-		return status.Error(codes.Canceled, "the client went away")
+		return ErrClientGone
 	}
 	if err := s.rc.Flush(); err != nil {
-		return status.Error(codes.Canceled, "the client went away")
+		return ErrClientGone
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func (u *Unary) Send(msg proto.Message, _ metadata.MD) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.finished || u.response != nil {
-		return errSecondResponse
+		return ErrSecondResponse
 	}
 	u.response = msg
 	return nil
@@ -50,7 +50,7 @@ func (u *Unary) Finish(err error, header, trailer metadata.MD) {
 	}
 	u.finished = true
 	if err == nil && u.response == nil {
-		err = errNoResponse
+		err = ErrNoResponse
 	}
 	u.Respond(u.response, err, header, trailer)
 }

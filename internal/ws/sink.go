@@ -5,9 +5,7 @@ import (
 	"sync"
 
 	"github.com/coder/websocket"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/codec"
@@ -33,8 +31,6 @@ type sink struct {
 
 var _ render.Sink = (*sink)(nil)
 
-var errStreamFinished = status.Error(codes.Canceled, "the stream has ended")
-
 func (s *sink) setBinary() {
 	s.mu.Lock()
 	s.binary = true
@@ -47,11 +43,11 @@ func (s *sink) Send(msg proto.Message, _ metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
-		return errStreamFinished
+		return render.ErrFinished
 	}
 	if !s.serverStreams {
 		if s.response != nil {
-			return status.Error(codes.Internal, "a second response to a call that is not server-streaming")
+			return render.ErrSecondResponse
 		}
 		s.response = msg
 		return nil
@@ -70,7 +66,7 @@ func (s *sink) write(msg proto.Message) error {
 		return err
 	}
 	if err := s.conn.Write(s.ctx, typ, body); err != nil {
-		return status.Error(codes.Canceled, "the client went away")
+		return render.ErrClientGone
 	}
 	return nil
 }
@@ -85,7 +81,7 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 	s.finished = true
 	if err == nil && !s.serverStreams {
 		if s.response == nil {
-			err = status.Error(codes.Internal, "the method returned no response")
+			err = render.ErrNoResponse
 		} else {
 			err = s.write(s.response)
 		}
