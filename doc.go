@@ -89,11 +89,12 @@
 //
 // Requests bind in order body, path, query. A rule's body is "*" (the
 // whole request message), a field path (that field), or absent (a request
-// body is ignored). Path variables override the body. Query parameters set
-// the remaining fields by proto or JSON name, with dotted paths into
-// nested messages; repeated fields repeat the parameter. These are 400
+// body is read, within the limit, and dropped). Path variables override
+// the body. Query parameters set the remaining fields by proto or JSON
+// name, with dotted paths into nested messages; repeated fields repeat
+// the parameter. These are 400
 // INVALID_ARGUMENT, each with a message that names the parameter: an
-// unknown parameter (see WithIgnoreUnknownQueryParameters and
+// unknown parameter (see WithDiscardUnknownQueryParameters and
 // WithIgnoredQueryParameters), a singular parameter given twice, a
 // parameter naming a field the path or body already binds (a query never
 // overrides the path), two members of one oneof, and a value that does not
@@ -150,8 +151,36 @@
 // Grpc-Trailer-K trailers when the request says "TE: trailers".
 // grpc.Method and peer.FromContext work in methods and interceptors.
 //
-// # Custom routes
+// # Custom routes and middleware
 //
-// HandlePath adds plain HTTP handlers on the same templates, trie and
-// conflict checks; WithMiddleware wraps everything the gateway serves.
+// HandlePath adds plain http.HandlerFuncs on the same templates, trie and
+// conflict checks; a handler reads its variables with r.PathValue("id"),
+// as with http.ServeMux. ServeHTTP sets r.Pattern to the template that
+// matched (a rule's, as written in its google.api.http option, or a
+// custom route's), on the request it was given: a middleware wrapped
+// around the gateway, mw(gw), can label metrics, traces and logs by route
+// rather than by raw path.
+//
+// # API changes
+//
+// The public API was tidied while it is young:
+//
+//   - HandlePath takes an http.HandlerFunc; the variables are path values
+//     (r.PathValue) instead of a map argument (grpc-gateway's
+//     runtime.HandlerFunc signature): func(w, r, p map[string]string)
+//     becomes func(w, r) reading r.PathValue("name").
+//   - ServeHTTP sets r.Pattern.
+//   - WithMiddleware is removed: it did what wrapping the gateway does
+//     (mw(gw)).
+//   - WithIgnoreUnknownQueryParameters is now
+//     WithDiscardUnknownQueryParameters, so that it no longer differs from
+//     WithIgnoredQueryParameters by one letter.
+//   - WithPanicHandler is now WithPanicHook, a hook like every other.
+//   - WithSuccessStatus naming a method that its service does not have
+//     fails the service's registration.
+//   - PathUnescaping is the router's own type (an alias), with the same
+//     constants.
+//   - A unary rule without a body reads and drops a request body within
+//     the body limit, as streaming rules did, so that a client that goes
+//     away is noticed over HTTP/1.1.
 package protorest
