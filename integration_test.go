@@ -663,6 +663,35 @@ func TestIntegrationDeadlines(t *testing.T) {
 		}
 	})
 
+	t.Run("ClientCancelWithExcessBody", func(t *testing.T) {
+		// The same with a body that the rule does not take (grpc-gateway's
+		// TestExcessBody/testExcessBodyRPCUnexpected): over HTTP/1.1,
+		// net/http notices a client that goes away only once the body has
+		// been read, so the gateway reads and drops it.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := e.send(ctx, "GET", "/v1/"+dune, "{}", integBlockHeader, "1")
+			done <- err
+		}()
+		select {
+		case <-e.block.entered:
+		case <-time.After(integWait):
+			t.Fatal("the call never reached the method")
+		}
+		cancel()
+		<-done
+		select {
+		case err := <-e.block.exited:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("method context ended with %v, want context.Canceled", err)
+			}
+		case <-time.After(time.Second):
+			t.Fatal("the method's context was not cancelled within a second of the client going away")
+		}
+	})
+
 	t.Run("StillServing", func(t *testing.T) {
 		var b libraryv1.Book
 		if integOK(t, e.do(t, "GET", "/v1/"+dune, ""), &b) {
