@@ -37,23 +37,30 @@ func chained(interceptors []grpc.UnaryServerInterceptor, i int, info *grpc.Unary
 // PanicHook is told about a recovered panic, with its stack.
 type PanicHook func(method string, value any, stack []byte)
 
-// Unary calls a generated method handler with dec filling the request
+// call calls the generated method handler with dec filling the request
 // message. A panic that escapes the handler and the interceptors becomes
 // an INTERNAL status (and is reported to hook), except
 // http.ErrAbortHandler, which keeps unwinding as net/http expects.
-func Unary(ctx context.Context, h grpc.MethodHandler, srv any, dec func(any) error, interceptor grpc.UnaryServerInterceptor, method string, hook PanicHook) (resp any, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			if hook != nil {
-				hook(method, v, debug.Stack())
-			}
-			resp, err = nil, status.Error(codes.Internal, "internal error")
-		}
-	}()
-	return h(srv, ctx, dec, interceptor)
+func (m *UnaryMethod) call(ctx context.Context, dec func(any) error, method string, hook PanicHook) (resp any, err error) {
+	defer recoverCall(method, hook, &err)
+	return m.Handler(m.Srv, ctx, dec, m.Interceptor)
+}
+
+// recoverCall, deferred, turns a panic of a call into an INTERNAL status
+// in *err, reported to hook (which may be nil); http.ErrAbortHandler
+// keeps unwinding.
+func recoverCall(method string, hook PanicHook, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	if hook != nil {
+		hook(method, v, debug.Stack())
+	}
+	*err = status.Error(codes.Internal, "internal error")
 }
 
 // ChainStream combines stream interceptors into one, the first outermost,
@@ -79,22 +86,12 @@ func chainedStream(interceptors []grpc.StreamServerInterceptor, i int, info *grp
 	}
 }
 
-// Streaming calls a generated stream handler through interceptor (which
-// may be nil), recovering panics as Unary does.
-func Streaming(srv any, ss grpc.ServerStream, h grpc.StreamHandler, interceptor grpc.StreamServerInterceptor, info *grpc.StreamServerInfo, hook PanicHook) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			if hook != nil {
-				hook(info.FullMethod, v, debug.Stack())
-			}
-			err = status.Error(codes.Internal, "internal error")
-		}
-	}()
-	if interceptor == nil {
-		return h(srv, ss)
+// call calls the generated stream handler through the interceptor,
+// recovering panics as UnaryMethod.call does.
+func (m *StreamMethod) call(ss grpc.ServerStream, hook PanicHook) (err error) {
+	defer recoverCall(m.Info.FullMethod, hook, &err)
+	if m.Interceptor == nil {
+		return m.Handler(m.Srv, ss)
 	}
-	return interceptor(srv, ss, info, h)
+	return m.Interceptor(m.Srv, ss, &m.Info, m.Handler)
 }

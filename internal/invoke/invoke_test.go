@@ -78,7 +78,7 @@ func TestUnaryRecoversPanics(t *testing.T) {
 	h := func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
 		panic("boom")
 	}
-	_, err := Unary(context.Background(), h, nil, nil, nil, "/p.S/M", func(_ string, v any, _ []byte) { hooked = v })
+	_, err := (&UnaryMethod{Handler: h}).call(context.Background(), nil, "/p.S/M", func(_ string, v any, _ []byte) { hooked = v })
 	if status.Code(err) != codes.Internal || hooked != "boom" {
 		t.Errorf("err = %v, hooked = %v", err, hooked)
 	}
@@ -91,7 +91,7 @@ func TestUnaryRecoversPanics(t *testing.T) {
 	abort := func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
 		panic(http.ErrAbortHandler)
 	}
-	Unary(context.Background(), abort, nil, nil, nil, "/p.S/M", nil)
+	(&UnaryMethod{Handler: abort}).call(context.Background(), nil, "/p.S/M", nil)
 	t.Error("not reached")
 }
 
@@ -101,7 +101,7 @@ func TestUnaryPassesErrors(t *testing.T) {
 	h := func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
 		return nil, want
 	}
-	if _, err := Unary(context.Background(), h, nil, nil, nil, "/p.S/M", nil); err != want {
+	if _, err := (&UnaryMethod{Handler: h}).call(context.Background(), nil, "/p.S/M", nil); err != want {
 		t.Errorf("err = %v", err)
 	}
 }

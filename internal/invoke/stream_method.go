@@ -50,7 +50,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		defer body.Cut(out.InterruptRead, pf.stop)
 	}
 	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source}
-	err = Streaming(m.Srv, ss, m.Handler, m.Interceptor, &m.Info, x.Env.PanicHook)
+	err = m.call(ss, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
 	}

@@ -32,7 +32,7 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 		return
 	}
 	method := x.Binding.FullMethod
-	resp, err := Unary(ctx, m.Handler, m.Srv, x.DecodeFunc(), m.Interceptor, method, x.Env.PanicHook)
+	resp, err := m.call(ctx, x.DecodeFunc(), method, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		// As on a grpc.Server: a call whose deadline passed (or whose
 		// client left) fails, whatever the handler returned.
