@@ -6,6 +6,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // The wire target: JSON transcoded straight to the protobuf wire form,
@@ -272,17 +274,8 @@ func (st *state) wireScalar(dst []byte, f *field, num protowire.Number, keep boo
 
 // appendScalar appends v, of kind k, as field num, or bare if num is 0.
 func appendScalar(dst []byte, num protowire.Number, k protoreflect.Kind, v protoreflect.Value) []byte {
-	var typ protowire.Type
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		typ = protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		typ = protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind:
-		typ = protowire.BytesType
-	}
 	if num != 0 {
-		dst = protowire.AppendTag(dst, num, typ)
+		dst = protowire.AppendTag(dst, num, wellknown.WireType(k))
 	}
 	switch k {
 	case protoreflect.BoolKind:

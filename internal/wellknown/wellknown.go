@@ -1,13 +1,17 @@
 // Package wellknown holds what the codecs (internal/jsondec,
-// internal/jsonenc, internal/wirescan) all need to know about descriptors
-// as protobuf-go sees them: which well-known types have a JSON form of
-// their own, which messages are MessageSets, which strings must be valid
-// UTF-8, and how FieldMask paths change case.
+// internal/jsonenc, internal/wirescan) and the query binder
+// (internal/bind) all need to know about descriptors as protobuf-go sees
+// them, said once: which well-known types have a JSON form of their own,
+// which messages are MessageSets, which strings must be valid UTF-8, how
+// FieldMask paths change case, the wire type of each kind, which types can
+// lack a required field, and the grammar and range of Timestamp and
+// Duration strings (time.go).
 package wellknown
 
 import (
 	"strings"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -108,4 +112,23 @@ func EnforcesUTF8(fd protoreflect.FieldDescriptor) bool {
 		}
 	}
 	return fd.Syntax() == protoreflect.Proto3
+}
+
+// WireType is the wire type of one unpacked value of kind k, as
+// proto.Marshal writes it: varints, fixed32, fixed64, StartGroupType for a
+// group, and BytesType for strings, bytes and messages. (protowire has the
+// wire types but not this mapping.) A packed run of scalars is BytesType
+// whatever k is.
+func WireType(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.GroupKind:
+		return protowire.StartGroupType
+	}
+	return protowire.VarintType // bool, enum and the varint integers
 }

@@ -233,7 +233,7 @@ func (t *Types) plan(md protoreflect.MessageDescriptor, added *[]*plan) *plan {
 }
 
 func (t *Types) newField(fd protoreflect.FieldDescriptor, added *[]*plan) field {
-	f := field{kind: fd.Kind(), wire: wireType(fd.Kind()), num: fd.Number(), list: fd.IsList()}
+	f := field{kind: fd.Kind(), wire: wellknown.WireType(fd.Kind()), num: fd.Number(), list: fd.IsList()}
 	switch {
 	case fd.IsMap():
 		key, val := t.newField(fd.MapKey(), added), t.newField(fd.MapValue(), added)
@@ -296,19 +296,4 @@ func (p *plan) eachField(fn func(*field)) {
 	for _, f := range p.sparse {
 		fn(f)
 	}
-}
-
-func wireType(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind,
-		protoreflect.Uint32Kind, protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
-		return protowire.VarintType
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.GroupKind:
-		return protowire.StartGroupType
-	}
-	return protowire.BytesType // strings, bytes, messages
 }
