@@ -132,3 +132,64 @@ func WireType(k protoreflect.Kind) protowire.Type {
 	}
 	return protowire.VarintType // bool, enum and the varint integers
 }
+
+// Required answers whether a message of a type can lack a required field
+// (proto2 required, editions LEGACY_REQUIRED): its type declares one, or a
+// message type one of its fields holds (singular, repeated or as a map
+// value) can, recursive types included. For any other type
+// proto.CheckInitialized has nothing to find, and the codecs skip it.
+//
+// The zero value is ready to use. It remembers its answers, so asking for
+// every type of a graph costs about one walk of it; it is not safe for
+// concurrent use.
+type Required struct {
+	known map[protoreflect.MessageDescriptor]bool
+}
+
+// CanLack reports whether a message of type md can lack a required field.
+func (r *Required) CanLack(md protoreflect.MessageDescriptor) bool {
+	if v, ok := r.known[md]; ok {
+		return v
+	}
+	if r.known == nil {
+		r.known = make(map[protoreflect.MessageDescriptor]bool)
+	}
+	seen := make(map[protoreflect.MessageDescriptor]bool)
+	if r.reaches(md, seen) {
+		return true
+	}
+	// Nothing md reaches has a required field: nor does anything that
+	// was seen on the way, since it all reaches less.
+	for d := range seen {
+		r.known[d] = false
+	}
+	return false
+}
+
+// reaches searches depth first for a required field from md. A type seen
+// earlier in this search counts as false: that is final only when the
+// whole search finds nothing, so only true answers are remembered here.
+func (r *Required) reaches(md protoreflect.MessageDescriptor, seen map[protoreflect.MessageDescriptor]bool) bool {
+	if v, ok := r.known[md]; ok {
+		return v
+	}
+	if seen[md] {
+		return false
+	}
+	seen[md] = true
+	found := md.RequiredNumbers().Len() > 0
+	fds := md.Fields()
+	for i := 0; i < fds.Len() && !found; i++ {
+		fd := fds.Get(i)
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if m := fd.Message(); m != nil {
+			found = r.reaches(m, seen)
+		}
+	}
+	if found {
+		r.known[md] = true
+	}
+	return found
+}

@@ -248,25 +248,12 @@ func (t *Types) newField(fd protoreflect.FieldDescriptor, added *[]*plan) field 
 }
 
 // markTracked works out which of the plans just added are tracked: those
-// with required fields, and those that can hold one of them. Plans added
-// earlier are settled: they cannot reach the new ones.
+// whose messages can lack a required field (wellknown.Required). Plans
+// added earlier are settled: they cannot reach the new ones.
 func markTracked(added []*plan) {
+	var req wellknown.Required
 	for _, p := range added {
-		p.tracked = p.nreq > 0
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, p := range added {
-			if p.tracked {
-				continue
-			}
-			p.eachField(func(f *field) {
-				if m := f.holds(); m != nil && m.tracked {
-					p.tracked = true
-				}
-			})
-			changed = changed || p.tracked
-		}
+		p.tracked = req.CanLack(p.desc)
 	}
 	// Oneof members that hold tracked messages: a later member drops them.
 	for _, p := range added {
@@ -276,15 +263,6 @@ func markTracked(added []*plan) {
 			}
 		})
 	}
-}
-
-// holds returns the plan of the messages a field holds: its own, its
-// elements' or its map values'.
-func (f *field) holds() *plan {
-	if f.entry != nil {
-		return f.entry.val.msg
-	}
-	return f.msg
 }
 
 func (p *plan) eachField(fn func(*field)) {
