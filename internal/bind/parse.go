@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/wellknown"
 )
 
@@ -28,46 +29,8 @@ func cutComma(rest *string) (elem string, more bool) {
 // isJSONNumber reports whether s matches the JSON number grammar of
 // RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i == len(s):
-		return false
-	case s[i] == '0':
-		i++
-	case '1' <= s[i] && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := skipDigits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := skipDigits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
-}
-
-func skipDigits(s string, i int) int {
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
+	n, ok := jsonscan.NumberLen(s)
+	return ok && n == len(s)
 }
 
 // decodeBase64 decodes s as protojson does: the URL alphabet when s has

@@ -83,7 +83,7 @@ func setSecondsNanos(m protoreflect.Message, sv reflect.Value, p *plan, secs int
 
 // timestampValue reads a Timestamp's string form: its seconds and nanos.
 func (st *state) timestampValue() (secs int64, nanos int32, ok bool) {
-	s, ok := st.str()
+	s, ok := st.Str()
 	if !ok {
 		return 0, 0, false
 	}
@@ -92,7 +92,7 @@ func (st *state) timestampValue() (secs int64, nanos int32, ok bool) {
 
 // durationValue reads a Duration's string form: its seconds and nanos.
 func (st *state) durationValue() (secs int64, nanos int32, ok bool) {
-	s, ok := st.str()
+	s, ok := st.Str()
 	if !ok {
 		return 0, 0, false
 	}
@@ -121,14 +121,14 @@ func valueMember(p *plan, c byte) *field {
 
 // valueNumber reads a Value's number_value: a JSON number, as a double.
 func (st *state) valueNumber() (float64, bool) {
-	b, _ := st.number()
+	b, _ := st.Number()
 	x, err := strconv.ParseFloat(string(b), 64)
 	return x, b != nil && err == nil
 }
 
 // value reads google.protobuf.Value: any JSON value.
 func (st *state) value(m protoreflect.Message, p *plan) error {
-	f := valueMember(p, st.peek())
+	f := valueMember(p, st.Peek())
 	if f == nil {
 		return errFallback
 	}
@@ -136,14 +136,14 @@ func (st *state) value(m protoreflect.Message, p *plan) error {
 	ok := true
 	switch f.fd.Number() {
 	case 1:
-		ok, v = st.literal("null"), protoreflect.ValueOfEnum(0)
+		ok, v = st.Literal("null"), protoreflect.ValueOfEnum(0)
 	case 2:
 		var x float64
 		x, ok = st.valueNumber()
 		v = protoreflect.ValueOfFloat64(x)
 	case 3:
 		var s []byte
-		s, ok = st.str()
+		s, ok = st.Str()
 		v = protoreflect.ValueOfString(string(s))
 	case 4:
 		v, ok = st.scalar(f)
@@ -184,7 +184,7 @@ func (st *state) fieldMask(m protoreflect.Message, p *plan) bool {
 // lowerCamel paths, and calls add with each turned to snake_case; false if
 // one is not a valid name.
 func (st *state) fieldMaskPaths(add func(path string)) bool {
-	b, ok := st.str()
+	b, ok := st.Str()
 	if !ok {
 		return false
 	}
@@ -205,19 +205,19 @@ func (st *state) fieldMaskPaths(add func(path string)) bool {
 // empty reads google.protobuf.Empty: an object with no members, or with
 // members it skips when unknown fields are discarded.
 func (st *state) empty() bool {
-	empty, ok := st.open('{')
+	empty, ok := st.Open('{')
 	if !ok || !empty && !st.discard {
 		return false
 	}
 	for more := !empty; more; {
-		if _, ok := st.str(); !ok {
+		if _, ok := st.Str(); !ok {
 			return false
 		}
-		st.ws()
-		if !st.consume(':') || !st.skip(st.limit) {
+		st.Space()
+		if !st.Consume(':') || !st.Skip(st.limit) {
 			return false
 		}
-		if more, ok = st.more('}'); !ok {
+		if more, ok = st.More('}'); !ok {
 			return false
 		}
 	}
