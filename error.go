@@ -11,8 +11,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // An ErrorHandler writes err as the response to r. err always carries a
@@ -147,7 +147,7 @@ func appendStatusJSON(b []byte, st *status.Status, opts protojson.MarshalOptions
 			b = append(b, ',')
 		}
 		if j, err := opts.Marshal(d); err == nil {
-			b = append(b, codec.Compact(j)...)
+			b = append(b, jsonscan.Compact(j)...)
 			continue
 		}
 		b = append(b, `{"@type":`...)

@@ -4,9 +4,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/httprule"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // isMultiSegment reports whether variable v of t is decoded as a
@@ -26,7 +26,7 @@ func (g *Gateway) pathValue(raw, name string, multi bool) (string, error) {
 		val, err = route.UnescapeSegment(raw)
 	}
 	if err != nil {
-		return "", status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", name, codec.Quote(raw))
+		return "", status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", name, text.Quote(raw))
 	}
 	return val, nil
 }

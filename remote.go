@@ -24,6 +24,7 @@ import (
 	"github.com/protorest/protorest/internal/descsource"
 	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 	"github.com/protorest/protorest/internal/wirescan"
 )
 
@@ -493,7 +494,7 @@ func (g *Gateway) appendWire(dst []byte, b *binding, data []byte, out int) ([]by
 				return body, codec.MediaJSON, nil
 			}
 			if !errors.Is(err, jsonenc.ErrUnsupported) {
-				return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+				return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
 			}
 		case isProtoCodec(c):
 			return data, g.codecs.types[out], nil // binary to binary: untouched
@@ -501,7 +502,7 @@ func (g *Gateway) appendWire(dst []byte, b *binding, data []byte, out int) ([]by
 	}
 	msg := dynamicpb.NewMessage(b.output)
 	if err := proto.Unmarshal(data, msg); err != nil {
-		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err))
+		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+text.CleanError(err))
 	}
 	return g.appendMessage(dst, b, msg, out)
 }

@@ -14,6 +14,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/jsonscan"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // respond writes the outcome of a call with one response: the header
@@ -107,7 +109,7 @@ func (g *Gateway) appendMessage(dst []byte, b *binding, msg proto.Message, out i
 		body, err = g.marshalFieldJSON(pm, b.response.path[0])
 	}
 	if err != nil {
-		return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+		return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
 	}
 	return body, contentType, nil
 }
@@ -152,7 +154,7 @@ func (g *Gateway) marshalFieldJSON(m protoreflect.Message, fd protoreflect.Field
 		return nil, err
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(codec.Compact(whole), &fields); err != nil {
+	if err := json.Unmarshal(jsonscan.Compact(whole), &fields); err != nil {
 		return nil, err
 	}
 	key := fd.JSONName()

@@ -19,6 +19,7 @@ import (
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // maxChunk is the largest piece of a streamed google.api.HttpBody request
@@ -167,7 +168,7 @@ func (s *bodySource) readError(err error) error {
 	if errors.Is(err, http.ErrBodyReadAfterClose) {
 		return status.Error(codes.Canceled, "request body closed")
 	}
-	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, codec.CleanError(err))
+	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, text.CleanError(err))
 }
 
 // A streamSink takes the responses of a streaming call: an HTTP response

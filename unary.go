@@ -15,10 +15,10 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // serveUnary runs one unary call: negotiate, read the body, bind, invoke,
@@ -187,7 +187,7 @@ func (g *Gateway) copyBody(r *http.Request, dst io.Writer) error {
 	}
 	n, err := io.Copy(dst, src)
 	if err != nil {
-		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
+		return status.Error(codes.InvalidArgument, "reading the request body: "+text.Truncate(err.Error(), 100))
 	}
 	if limit > 0 && n > limit {
 		return tooLarge(limit)
@@ -347,7 +347,7 @@ func bodyError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	return status.Error(codes.InvalidArgument, "invalid request body: "+codec.CleanError(err))
+	return status.Error(codes.InvalidArgument, "invalid request body: "+text.CleanError(err))
 }
 
 // emptyBody reports whether the request has no body to decode: none at

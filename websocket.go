@@ -14,8 +14,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // WebSocket streams. A streaming method's route upgrades to a WebSocket
@@ -255,4 +255,4 @@ func (s *wsSink) interruptRead() func() {
 
 // closeReason cuts a status message to what a close frame holds (123
 // bytes), on a UTF-8 boundary.
-func closeReason(msg string) string { return codec.Cut(msg, 123) }
+func closeReason(msg string) string { return text.Cut(msg, 123) }

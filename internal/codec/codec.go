@@ -6,6 +6,7 @@ package codec
 
 import (
 	"errors"
+	"strconv"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/protorest/protorest/internal/jsondec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // Media types of the built-in codecs.
@@ -77,7 +79,7 @@ func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
 	if err != nil || c.MarshalOptions.Multiline {
 		return out, err
 	}
-	return append(b, Compact(out[len(b):])...), nil
+	return append(b, jsonscan.Compact(out[len(b):])...), nil
 }
 
 // compiled reports whether the compiled encoder writes with these
@@ -115,7 +117,7 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 		return nil // within maxDepth: the decoder checked as it went
 	}
 	max := c.maxDepth()
-	if depth := NestingDepth(data, max); depth > max {
+	if depth := jsonscan.NestingDepth(data, max); depth > max {
 		return &DepthError{Max: max}
 	}
 	return dec.Protojson(data, m)
@@ -173,5 +175,5 @@ func isBlank(b []byte) bool {
 type DepthError struct{ Max int }
 
 func (e *DepthError) Error() string {
-	return "JSON nesting exceeds the maximum depth of " + itoa(e.Max)
+	return "JSON nesting exceeds the maximum depth of " + strconv.Itoa(e.Max)
 }

@@ -5,6 +5,10 @@
 // Its methods report failure with a bool and leave the position near it:
 // the decoder's one answer to any failure is to let protojson decide and
 // write the error, and the deriver words its own.
+//
+// Two passes that do not validate live here too (passes.go): Compact,
+// which takes the whitespace out of protojson's output, and NestingDepth,
+// the JSON codec's depth check before protojson reads an input.
 package jsonscan
 
 import (
