@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/gostruct"
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // convKind says how a converter turns a string into a field value.
@@ -343,7 +344,7 @@ func (c *converter) float(s string) (float64, string) {
 func (c *converter) set(parent protoreflect.Message, s string) string {
 	switch c.kind {
 	case convTimestamp:
-		secs, nanos, ok := parseTimestamp(s)
+		secs, nanos, ok := wellknown.ParseTimestamp(s)
 		if !ok {
 			return c.expect
 		}

@@ -13,8 +13,10 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // Input is what one request gives a Request plan.
@@ -52,7 +54,7 @@ func (p *Request) Decode(m proto.Message, in *Input) error {
 			return err
 		}
 	}
-	if p.Mask != nil && in.Format.JSON != nil && !isBlank(in.Body) && maskIsEmpty(pm, p.Mask) {
+	if p.Mask != nil && in.Format.JSON != nil && !jsonscan.IsBlank(in.Body) && maskIsEmpty(pm, p.Mask) {
 		return p.deriveMask(pm, in.Body)
 	}
 	return nil
@@ -75,7 +77,7 @@ func Unescape(raw, name string, multi bool, mode route.UnescapeMode) (string, er
 		val, err = route.UnescapeSegment(raw)
 	}
 	if err != nil {
-		return "", status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", name, codec.Quote(raw))
+		return "", status.Errorf(codes.InvalidArgument, "path variable %q: malformed percent-encoding in %s", name, text.Quote(raw))
 	}
 	return val, nil
 }
@@ -161,7 +163,7 @@ func BodyError(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	return status.Error(codes.InvalidArgument, "invalid request body: "+codec.CleanError(err))
+	return status.Error(codes.InvalidArgument, "invalid request body: "+text.CleanError(err))
 }
 
 // emptyBody reports whether the request has no body to decode: none at
@@ -171,16 +173,7 @@ func emptyBody(in *Input) bool {
 	if len(in.Body) == 0 {
 		return true
 	}
-	return in.Format.JSON != nil && isBlank(in.Body)
-}
-
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return false
-		}
-	}
-	return true
+	return in.Format.JSON != nil && jsonscan.IsBlank(in.Body)
 }
 
 // fieldMaskPaths is the number of google.protobuf.FieldMask's paths.

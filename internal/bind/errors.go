@@ -6,7 +6,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // maxQuoted is how many bytes of client input an error message quotes.
@@ -17,7 +17,7 @@ const maxQuoted = 64
 // megabyte-long parameter cannot be echoed back. Control characters and
 // invalid UTF-8 are escaped.
 func quote(s string) string {
-	return strconv.Quote(codec.Truncate(s, maxQuoted))
+	return strconv.Quote(text.Truncate(s, maxQuoted))
 }
 
 // invalidArgument returns a status error with code InvalidArgument.

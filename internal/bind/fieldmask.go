@@ -3,10 +3,13 @@ package bind
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // maskPlans caches a MaskDeriver per message descriptor for
@@ -73,21 +76,22 @@ func (d *MaskDeriver) Derive(body []byte) ([]string, error) {
 	if !utf8.Valid(body) {
 		return nil, errors.New("body is not valid UTF-8")
 	}
-	sc := scanner{b: body}
-	sc.space()
-	if sc.i == len(sc.b) {
+	sc := jsonscan.Scanner{LoneSurrogates: true} // as encoding/json
+	sc.Reset(body, maxJSONDepth)
+	sc.Space()
+	if sc.AtEnd() {
 		return nil, nil
 	}
 	var paths []string
 	var err error
-	if sc.b[sc.i] == '{' {
-		err = d.object(&sc, d.root, false, "", &paths, 1)
-	} else {
-		err = sc.skip(1)
+	if sc.Peek() == '{' {
+		_, err = d.object(&sc, d.root, false, "", &paths)
+	} else if !sc.Skip(maxJSONDepth) {
+		err = valueError(&sc)
 	}
 	if err == nil {
-		if sc.space(); sc.i != len(sc.b) {
-			err = sc.fail("data after the JSON value")
+		if sc.Space(); !sc.AtEnd() {
+			err = syntaxError(&sc, "data after the JSON value")
 		}
 	}
 	if err != nil {
@@ -97,32 +101,22 @@ func (d *MaskDeriver) Derive(body []byte) ([]string, error) {
 	return slices.Compact(paths), nil
 }
 
-// object reads the object at sc (its '{' included), appending the paths
-// below prefix. node is the object's message type; blind means it is a
-// Struct, whose keys are paths.
-func (d *MaskDeriver) object(sc *scanner, node *maskNode, blind bool, prefix string, paths *[]string, depth int) error {
-	if depth > maxJSONDepth {
-		return sc.fail("nested too deeply")
+// object reads the object at sc, appending the paths below prefix, and
+// reports whether it was empty. node is the object's message type; blind
+// means it is a Struct, whose keys are paths.
+func (d *MaskDeriver) object(sc *jsonscan.Scanner, node *maskNode, blind bool, prefix string, paths *[]string) (empty bool, _ error) {
+	empty, ok := sc.Open('{')
+	if !ok {
+		return false, syntaxError(sc, "nested too deeply")
 	}
-	sc.i++ // '{'
-	if sc.space(); sc.peek() == '}' {
-		sc.i++
-		return nil
-	}
-	for {
-		if sc.space(); sc.peek() != '"' {
-			return sc.fail("expected an object key")
+	for more := !empty; more; {
+		if sc.Peek() != '"' {
+			return false, syntaxError(sc, "expected an object key")
 		}
-		key, err := sc.key()
-		if err != nil {
-			return err
+		key, ok := sc.Str()
+		if !ok {
+			return false, syntaxError(sc, "bad string")
 		}
-		if sc.space(); sc.peek() != ':' {
-			return sc.fail("expected ':'")
-		}
-		sc.i++
-		sc.space()
-
 		// The path component, and how to treat an object value.
 		var name string
 		var child *maskNode
@@ -132,32 +126,52 @@ func (d *MaskDeriver) object(sc *scanner, node *maskNode, blind bool, prefix str
 		} else if f, ok := node.names.get(string(key)); ok {
 			name, child, childBlind = f.name, f.child, f.blind
 		}
+		if sc.Space(); !sc.Consume(':') {
+			return false, syntaxError(sc, "expected ':'")
+		}
 		switch {
 		case name == "" && !blind && d.RejectUnknown:
-			return &UnknownKeyError{Key: string(key), Message: node.message}
+			return false, &UnknownKeyError{Key: string(key), Message: node.message}
 		case name == "" && !blind: // unknown key: skipped
-			err = sc.skip(depth + 1)
-		case sc.peek() == '{' && (child != nil || childBlind) && !sc.emptyObject():
-			err = d.object(sc, child, childBlind, join(prefix, name), paths, depth+1)
+			if !sc.Skip(maxJSONDepth) {
+				return false, valueError(sc)
+			}
+		case sc.Peek() == '{' && (child != nil || childBlind):
+			path := join(prefix, name)
+			leaf, err := d.object(sc, child, childBlind, path, paths)
+			if err != nil {
+				return false, err
+			}
+			if leaf { // an empty object sets the field itself
+				*paths = append(*paths, path)
+			}
 		default:
 			*paths = append(*paths, join(prefix, name))
-			err = sc.skip(depth + 1)
+			if !sc.Skip(maxJSONDepth) {
+				return false, valueError(sc)
+			}
 		}
-		if err != nil {
-			return err
-		}
-
-		sc.space()
-		switch sc.peek() {
-		case ',':
-			sc.i++
-		case '}':
-			sc.i++
-			return nil
-		default:
-			return sc.fail("expected ',' or '}'")
+		if more, ok = sc.More('}'); !ok {
+			return false, syntaxError(sc, "expected ',' or '}'")
 		}
 	}
+	return empty, nil
+}
+
+// maxJSONDepth bounds the arrays and objects open at once in a body
+// DeriveFieldMask reads, as encoding/json does.
+const maxJSONDepth = 10000
+
+func syntaxError(sc *jsonscan.Scanner, what string) error {
+	return errors.New("invalid JSON at offset " + strconv.Itoa(sc.Pos()) + ": " + what)
+}
+
+// valueError describes a value Skip refused.
+func valueError(sc *jsonscan.Scanner) error {
+	if c := sc.Peek(); (c == '{' || c == '[') && sc.Depth() >= maxJSONDepth {
+		return syntaxError(sc, "nested too deeply")
+	}
+	return syntaxError(sc, "expected a value")
 }
 
 func buildMaskNode(md protoreflect.MessageDescriptor, nodes map[protoreflect.FullName]*maskNode) *maskNode {

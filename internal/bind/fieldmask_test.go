@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -83,5 +84,31 @@ func TestMaskDeriverRejectUnknown(t *testing.T) {
 	}
 	if paths, err := d.Derive([]byte(`{"s":"a","deeper":{"i":2}}`)); err != nil || strings.Join(paths, ",") != "deeper.i,s" {
 		t.Errorf("known keys: %q, %v", paths, err)
+	}
+}
+
+// TestDeriveFieldMaskDepth checks the nesting limit against
+// encoding/json's (10000 arrays and objects open at once), in an unknown
+// key's value and in a Struct's keys, and that a lone surrogate in a key
+// reads as encoding/json reads it.
+func TestDeriveFieldMaskDepth(t *testing.T) {
+	t.Parallel()
+	d := NewMaskDeriver(fixture().probe)
+	for _, n := range []int{9998, 9999, 10000} {
+		for _, body := range []string{
+			`{"nope":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`,
+			`{"nope":` + strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) + `}`,
+			`{"attrs":` + strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) + `}`,
+			`{"attrs":` + strings.Repeat(`{"a":`, n) + "{}" + strings.Repeat("}", n) + `}`,
+		} {
+			_, err := d.Derive([]byte(body))
+			if valid := json.Valid([]byte(body)); (err == nil) != valid {
+				t.Errorf("Derive(%.20s…, %d levels) error = %v, but encoding/json valid = %v", body, n, err, valid)
+			}
+		}
+	}
+	paths, err := d.Derive([]byte(`{"attrs":{"\ud800":1,"\ud83d\ude00":2}}`))
+	if err != nil || strings.Join(paths, ",") != "attrs.\uFFFD,attrs.😀" {
+		t.Errorf("lone surrogate key: %q, %v", paths, err)
 	}
 }

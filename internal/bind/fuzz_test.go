@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 // FuzzQueryBind binds random raw queries into conf.v1.Probe. Bind must
@@ -103,6 +105,31 @@ func FuzzDeriveFieldMask(f *testing.F) {
 		}
 		if !slices.IsSorted(paths) || len(slices.Compact(slices.Clone(paths))) != len(paths) {
 			t.Fatalf("Derive(%q) = %q: not sorted and distinct", body, paths)
+		}
+	})
+}
+
+// FuzzParseDuration checks a query Duration against its two grammars:
+// protojson's string form (unless it has no digit: see parseDuration) and
+// Go's time.ParseDuration; it is taken exactly when one of them takes it,
+// with that one's value (protojson's first).
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"1s", "-1.5s", ".5s", ".s", "-.s", "1.s", "00s", "90m", "-1m0.5s", "0", "315576000001s", "1e3s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		secs, nanos, ok := parseDuration(s)
+		var d durationpb.Duration
+		q, _ := json.Marshal(s)
+		if utf8.ValidString(s) && protojson.Unmarshal(q, &d) == nil && strings.ContainsAny(s, "0123456789") {
+			if !ok || secs != d.Seconds || nanos != d.Nanos {
+				t.Fatalf("parseDuration(%q) = %d, %d, %v; protojson: %d, %d", s, secs, nanos, ok, d.Seconds, d.Nanos)
+			}
+			return
+		}
+		gd, err := time.ParseDuration(s)
+		if ok != (err == nil) || ok && (secs != int64(gd/time.Second) || nanos != int32(gd%time.Second)) {
+			t.Fatalf("parseDuration(%q) = %d, %d, %v; time.ParseDuration: %v, %v", s, secs, nanos, ok, gd, err)
 		}
 	})
 }

@@ -2,11 +2,13 @@ package bind
 
 import (
 	"encoding/base64"
-	"strconv"
 	"strings"
 	"time"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/jsonscan"
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // This file holds the string grammars the converters accept: they report
@@ -27,46 +29,8 @@ func cutComma(rest *string) (elem string, more bool) {
 // isJSONNumber reports whether s matches the JSON number grammar of
 // RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i == len(s):
-		return false
-	case s[i] == '0':
-		i++
-	case '1' <= s[i] && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := skipDigits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := skipDigits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
-}
-
-func skipDigits(s string, i int) int {
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
+	n, ok := jsonscan.NumberLen(s)
+	return ok && n == len(s)
 }
 
 // decodeBase64 decodes s as protojson does: the URL alphabet when s has
@@ -84,41 +48,18 @@ func decodeBase64(s string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// Timestamp range of the proto3 JSON mapping: 0001-01-01T00:00:00Z to
-// 9999-12-31T23:59:59.999999999Z.
-const (
-	minTimestampSeconds = -62135596800
-	maxTimestampSeconds = 253402300799
-)
-
-// parseTimestamp parses an RFC 3339 timestamp as protojson does: an
-// offset or Z is required, with at most nine fractional digits.
-func parseTimestamp(s string) (int64, int32, bool) {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return 0, 0, false
-	}
-	secs := t.Unix()
-	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
-		return 0, 0, false
-	}
-	i := strings.LastIndexByte(s, '.')   // start of the fraction
-	j := strings.LastIndexAny(s, "Zz-+") // start of the zone
-	if i >= 0 && j >= i && j-i > len(".999999999") {
-		return 0, 0, false
-	}
-	return secs, int32(t.Nanosecond()), true
-}
-
-// maxDurationSeconds is the Duration range of the proto3 JSON mapping
-// (10,000 years).
-const maxDurationSeconds = 315576000000
-
-// parseDuration parses the proto3 JSON form "[-+]<sec>[.frac]s" (at most
-// nine fractional digits, within ±315576000000 s) or, failing that, Go's
-// time.ParseDuration syntax ("90m", "1h30m"), as grpc-gateway accepts.
+// parseDuration parses a query value as a Duration: protojson's string
+// form (wellknown.ParseDuration) or, failing that, Go's time.ParseDuration
+// syntax ("90m", "1h30m"), as grpc-gateway accepts (PROFILE.md, query value
+// conversions).
+//
+// One deliberate difference from protojson: a value with no digit at all
+// (".s", "-.s", "+.s"), which protojson reads as zero, is refused. A query
+// value is typed by hand, grpc-gateway (which reads query Durations with
+// time.ParseDuration) refuses it too, and a zero spelled without a digit
+// is more likely a mistake than a zero.
 func parseDuration(s string) (int64, int32, bool) {
-	if secs, nanos, ok := parseJSONDuration(s); ok {
+	if secs, nanos, ok := wellknown.ParseDuration(s); ok && hasDigit(s) {
 		return secs, nanos, true
 	}
 	d, err := time.ParseDuration(s)
@@ -128,64 +69,8 @@ func parseDuration(s string) (int64, int32, bool) {
 	return int64(d / time.Second), int32(d % time.Second), true
 }
 
-// parseJSONDuration is protojson's Duration parser: a decimal number of
-// seconds with an optional sign, integer or fractional part (at least
-// one), up to nine fractional digits, and the suffix "s".
-func parseJSONDuration(s string) (int64, int32, bool) {
-	if len(s) < 2 || s[len(s)-1] != 's' {
-		return 0, 0, false
-	}
-	s = s[:len(s)-1]
-	neg := false
-	switch s[0] {
-	case '-':
-		neg = true
-		s = s[1:]
-	case '+':
-		s = s[1:]
-	}
-	intEnd := skipDigits(s, 0)
-	intPart := s[:intEnd]
-	if len(intPart) > 1 && intPart[0] == '0' {
-		return 0, 0, false
-	}
-	s = s[intEnd:]
-	var nanos int64
-	hasFrac := false // at least one fractional digit
-	if s != "" {
-		if s[0] != '.' {
-			return 0, 0, false
-		}
-		frac := s[1:]
-		n := skipDigits(frac, 0)
-		if n != len(frac) || n > 9 {
-			return 0, 0, false
-		}
-		for i := range 9 {
-			nanos *= 10
-			if i < n {
-				nanos += int64(frac[i] - '0')
-			}
-		}
-		hasFrac = n > 0
-	}
-	if intPart == "" && !hasFrac { // protojson accepts ".s"; we want a digit
-		return 0, 0, false
-	}
-	var secs int64
-	if intPart != "" {
-		var err error
-		if secs, err = strconv.ParseInt(intPart, 10, 64); err != nil {
-			return 0, 0, false
-		}
-	}
-	if secs > maxDurationSeconds {
-		return 0, 0, false
-	}
-	if neg {
-		secs, nanos = -secs, -nanos
-	}
-	return secs, int32(nanos), true
+func hasDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789")
 }
 
 // snakePath converts one FieldMask path from lowerCamel to snake_case

@@ -6,6 +6,7 @@ package codec
 
 import (
 	"errors"
+	"strconv"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/protorest/protorest/internal/jsondec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // Media types of the built-in codecs.
@@ -23,7 +25,6 @@ const (
 	MediaProtobuf     = "application/protobuf"
 	MediaXProtobuf    = "application/x-protobuf"
 	MediaOctetStream  = "application/octet-stream"
-	httpBodyFullName  = "google.api.HttpBody"
 	defaultJSONDepth  = 100
 	recursionHeadroom = 10000
 )
@@ -77,7 +78,7 @@ func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
 	if err != nil || c.MarshalOptions.Multiline {
 		return out, err
 	}
-	return append(b, Compact(out[len(b):])...), nil
+	return append(b, jsonscan.Compact(out[len(b):])...), nil
 }
 
 // compiled reports whether the compiled encoder writes with these
@@ -107,7 +108,7 @@ func (c *JSON) Marshal(m proto.Message) ([]byte, error) {
 // Unmarshal decodes data into m. An empty or whitespace-only input leaves
 // m as it is, as an empty object would.
 func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
-	if isBlank(data) {
+	if jsonscan.IsBlank(data) {
 		return nil
 	}
 	dec := c.decoder()
@@ -115,7 +116,7 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 		return nil // within maxDepth: the decoder checked as it went
 	}
 	max := c.maxDepth()
-	if depth := NestingDepth(data, max); depth > max {
+	if depth := jsonscan.NestingDepth(data, max); depth > max {
 		return &DepthError{Max: max}
 	}
 	return dec.Protojson(data, m)
@@ -127,7 +128,7 @@ func (c *JSON) Unmarshal(data []byte, m proto.Message) error {
 // not done (dst is returned as it was): Unmarshal into a message, and
 // marshal it.
 func (c *JSON) AppendProto(dst []byte, md protoreflect.MessageDescriptor, data []byte) ([]byte, bool) {
-	if isBlank(data) {
+	if jsonscan.IsBlank(data) {
 		return dst, false
 	}
 	return c.decoder().AppendWire(dst, md, data)
@@ -154,24 +155,9 @@ func (c *JSON) decoder() *jsondec.Decoder {
 	return c.dec
 }
 
-// IsHTTPBody reports whether fullName is google.api.HttpBody, whose
-// messages travel as raw bytes with their own content type.
-func IsHTTPBody(fullName string) bool { return fullName == httpBodyFullName }
-
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // DepthError reports JSON input nested deeper than the configured limit.
 type DepthError struct{ Max int }
 
 func (e *DepthError) Error() string {
-	return "JSON nesting exceeds the maximum depth of " + itoa(e.Max)
+	return "JSON nesting exceeds the maximum depth of " + strconv.Itoa(e.Max)
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/bufpool"
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // maxPresize caps how much of a declared Content-Length is allocated
@@ -86,7 +86,7 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 	}
 	n, err := io.Copy(dst, src)
 	if err != nil {
-		return status.Error(codes.InvalidArgument, "reading the request body: "+codec.Truncate(err.Error(), 100))
+		return status.Error(codes.InvalidArgument, "reading the request body: "+text.Truncate(err.Error(), 100))
 	}
 	if limit > 0 && n > limit {
 		return httperr.TooLarge(limit)

@@ -12,9 +12,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/bind"
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // A Source fills request messages, one per call, and returns io.EOF
@@ -128,7 +128,7 @@ func (s *BodySource) ReadError(err error) error {
 	if errors.Is(err, http.ErrBodyReadAfterClose) {
 		return status.Error(codes.Canceled, "request body closed")
 	}
-	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, codec.CleanError(err))
+	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, text.CleanError(err))
 }
 
 // Interruptible is a request stream whose read in progress can be cut

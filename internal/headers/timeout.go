@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // WithTimeout applies a Grpc-Timeout header ("<digits><unit>", unit one
@@ -21,7 +21,7 @@ func WithTimeout(ctx context.Context, r *http.Request) (context.Context, context
 	}
 	d, ok := parseTimeout(v)
 	if !ok {
-		return ctx, nil, status.Errorf(codes.InvalidArgument, "invalid Grpc-Timeout %q", codec.Truncate(v, 32))
+		return ctx, nil, status.Errorf(codes.InvalidArgument, "invalid Grpc-Timeout %q", text.Truncate(v, 32))
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	return ctx, cancel, nil

@@ -18,6 +18,7 @@ import (
 
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // A Handler writes err as the response to r (protorest.ErrorHandler).
@@ -175,7 +176,7 @@ func AppendJSON(b []byte, st *status.Status, opts protojson.MarshalOptions) []by
 			b = append(b, ',')
 		}
 		if j, err := opts.Marshal(d); err == nil {
-			b = append(b, codec.Compact(j)...)
+			b = append(b, jsonscan.Compact(j)...)
 			continue
 		}
 		b = append(b, `{"@type":`...)

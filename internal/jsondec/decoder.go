@@ -27,6 +27,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/plancache"
 )
 
@@ -112,23 +113,23 @@ func (d *Decoder) start(data []byte) *state {
 	if limit == 0 {
 		limit = protowire.DefaultRecursionLimit
 	}
-	st.scanner = scanner{data: data, scratch: st.scratch[:0], maxDepth: d.maxDepth}
+	st.Reset(data, d.maxDepth)
 	st.discard, st.limit = d.opts.DiscardUnknown, limit
-	st.ws()
+	st.Space()
 	return st
 }
 
 // end reports whether only whitespace is left after the value read.
 func (st *state) end() bool {
-	st.ws()
-	return st.pos == len(st.data)
+	st.Space()
+	return st.AtEnd()
 }
 
 // release gives st back to the pool, unless it grew too large to keep
 // (one very long string or list must not stay allocated in the pool).
 func (d *Decoder) release(st *state) {
-	if cap(st.scratch) <= 64<<10 && cap(st.strs) <= 4096 && cap(st.msgs) <= 4096 {
-		st.data = nil
+	if st.ScratchCap() <= 64<<10 && cap(st.strs) <= 4096 && cap(st.msgs) <= 4096 {
+		st.Reset(nil, 0)
 		clear(st.strs) // left over by an error: not kept alive by the pool
 		clear(st.msgs)
 		st.strs, st.msgs = st.strs[:0], st.msgs[:0]
@@ -136,9 +137,10 @@ func (d *Decoder) release(st *state) {
 	}
 }
 
-// state is one decoding's: the scanner and what the options say.
+// state is one decoding's: the scanner (jsonscan) and what the options
+// say.
 type state struct {
-	scanner
+	jsonscan.Scanner
 	discard bool // unknown fields and enum names are skipped
 	limit   int  // how many more message levels may open
 	// The elements of the lists being read, each list's after its

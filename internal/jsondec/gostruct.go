@@ -54,18 +54,18 @@ func set(m protoreflect.Message, sv reflect.Value, f *field, v protoreflect.Valu
 // stringList reads an array of strings into *l. The strings gather in
 // st.strs first, so that the slice is allocated once, at its length.
 func (st *state) stringList(l *[]string) error {
-	empty, ok := st.open('[')
+	empty, ok := st.Open('[')
 	if !ok {
 		return errFallback
 	}
 	base := len(st.strs)
 	for more := !empty; more; {
-		b, ok := st.str()
+		b, ok := st.Str()
 		if !ok {
 			return errFallback
 		}
 		st.strs = append(st.strs, string(b))
-		if more, ok = st.more(']'); !ok {
+		if more, ok = st.More(']'); !ok {
 			return errFallback
 		}
 	}
@@ -80,7 +80,7 @@ func (st *state) stringList(l *[]string) error {
 
 // stringMap reads an object of strings into *mp.
 func (st *state) stringMap(mp *map[string]string) error {
-	empty, ok := st.open('{')
+	empty, ok := st.Open('{')
 	if !ok {
 		return errFallback
 	}
@@ -88,7 +88,7 @@ func (st *state) stringMap(mp *map[string]string) error {
 		*mp = map[string]string{}
 	}
 	for more := !empty; more; {
-		name, ok := st.str()
+		name, ok := st.Str()
 		if !ok {
 			return errFallback
 		}
@@ -96,16 +96,16 @@ func (st *state) stringMap(mp *map[string]string) error {
 			return errFallback
 		}
 		key := string(name) // before the value's string reuses scratch
-		st.ws()
-		if !st.consume(':') {
+		st.Space()
+		if !st.Consume(':') {
 			return errFallback
 		}
-		val, ok := st.str()
+		val, ok := st.Str()
 		if !ok {
 			return errFallback
 		}
 		(*mp)[key] = string(val)
-		if more, ok = st.more('}'); !ok {
+		if more, ok = st.More('}'); !ok {
 			return errFallback
 		}
 	}
@@ -115,7 +115,7 @@ func (st *state) stringMap(mp *map[string]string) error {
 // messageList reads an array of messages into fv, a []*Message. The
 // messages gather in st.msgs first, so that the slice is allocated once.
 func (st *state) messageList(fv reflect.Value, f *field) error {
-	empty, ok := st.open('[')
+	empty, ok := st.Open('[')
 	if !ok {
 		return errFallback
 	}
@@ -127,7 +127,7 @@ func (st *state) messageList(fv reflect.Value, f *field) error {
 			return err
 		}
 		st.msgs = append(st.msgs, nv)
-		if more, ok = st.more(']'); !ok {
+		if more, ok = st.More(']'); !ok {
 			return errFallback
 		}
 	}

@@ -50,25 +50,25 @@ func (st *state) messageBody(m protoreflect.Message, sv reflect.Value, p *plan) 
 // oneof) unless the field is nullable, and a field given twice or a
 // second member of one oneof is left to protojson.
 func (st *state) members(p *plan, each func(f *field) error) error {
-	empty, ok := st.open('{')
+	empty, ok := st.Open('{')
 	if !ok {
 		return errFallback
 	}
 	var seen, oneofs bitset
 	next := 0 // the field expected next
 	for more := !empty; more; {
-		key, ok := st.str()
+		key, ok := st.Str()
 		if !ok || isExtensionName(key) {
 			return errFallback
 		}
 		i, known := p.lookup(key, next)
-		st.ws()
-		if !st.consume(':') {
+		st.Space()
+		if !st.Consume(':') {
 			return errFallback
 		}
 		switch {
 		case !known:
-			if !st.discard || !st.skip(st.limit) {
+			if !st.discard || !st.Skip(st.limit) {
 				return errFallback
 			}
 		case seen.testAndSet(i):
@@ -76,8 +76,8 @@ func (st *state) members(p *plan, each func(f *field) error) error {
 		default:
 			next = i + 1
 			f := &p.fields[i]
-			if st.peek() == 'n' && !f.nullable {
-				if !st.literal("null") {
+			if st.Peek() == 'n' && !f.nullable {
+				if !st.Literal("null") {
 					return errFallback
 				}
 				break
@@ -89,7 +89,7 @@ func (st *state) members(p *plan, each func(f *field) error) error {
 				return err
 			}
 		}
-		if more, ok = st.more('}'); !ok {
+		if more, ok = st.More('}'); !ok {
 			return errFallback
 		}
 	}
@@ -130,7 +130,7 @@ func isExtensionName(key []byte) bool {
 
 // list reads a JSON array into l, the list field f.
 func (st *state) list(l protoreflect.List, f *field) error {
-	empty, ok := st.open('[')
+	empty, ok := st.Open('[')
 	if !ok {
 		return errFallback
 	}
@@ -150,7 +150,7 @@ func (st *state) list(l protoreflect.List, f *field) error {
 				l.Append(v)
 			}
 		}
-		if more, ok = st.more(']'); !ok {
+		if more, ok = st.More(']'); !ok {
 			return errFallback
 		}
 	}
@@ -159,18 +159,18 @@ func (st *state) list(l protoreflect.List, f *field) error {
 
 // mapValue reads a JSON object into mm, the map field f.
 func (st *state) mapValue(mm protoreflect.Map, f *field) error {
-	empty, ok := st.open('{')
+	empty, ok := st.Open('{')
 	if !ok {
 		return errFallback
 	}
 	for more := !empty; more; {
-		name, ok := st.str()
+		name, ok := st.Str()
 		if !ok {
 			return errFallback
 		}
 		key, ok := mapKey(name, f.key)
-		st.ws()
-		if !ok || !st.consume(':') || mm.Has(key) {
+		st.Space()
+		if !ok || !st.Consume(':') || mm.Has(key) {
 			return errFallback
 		}
 		var v protoreflect.Value
@@ -185,7 +185,7 @@ func (st *state) mapValue(mm protoreflect.Map, f *field) error {
 		if v.IsValid() {
 			mm.Set(key, v)
 		}
-		if more, ok = st.more('}'); !ok {
+		if more, ok = st.More('}'); !ok {
 			return errFallback
 		}
 	}

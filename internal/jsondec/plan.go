@@ -21,8 +21,8 @@ type plan struct {
 	jsonNames []string
 	// fallback: protojson reads this type (extensions, MessageSets, Any).
 	fallback bool
-	// required: a message of this type can lack a required field (it has
-	// one, or a type it holds has), so proto.CheckInitialized must look.
+	// required: a message of this type can lack a required field
+	// (wellknown.Required), so proto.CheckInitialized must look.
 	required bool
 	// layout is the generated Go type's, whose fields are written
 	// directly (see field.goKind); nil for types that have none.
@@ -59,17 +59,9 @@ func (d *Decoder) plan(md protoreflect.MessageDescriptor) *plan {
 	}
 	building := map[protoreflect.MessageDescriptor]*plan{}
 	p := d.build(md, building)
-	// Whether a type can lack a required field depends on every type it
-	// reaches, recursive ones included.
-	for changed := true; changed; {
-		changed = false
-		for _, q := range building {
-			for i := range q.fields {
-				if el := q.fields[i].elem; el != nil && el.required && !q.required {
-					q.required, changed = true, true
-				}
-			}
-		}
+	var req wellknown.Required
+	for _, q := range building {
+		q.required = req.CanLack(q.desc)
 	}
 	d.plans.Add(building, maxPlans)
 	if got, ok := d.plans.Load(md); ok {
@@ -101,9 +93,6 @@ func (d *Decoder) build(md protoreflect.MessageDescriptor, building map[protoref
 			f.key, f.value = fd.MapKey().Kind(), fd.MapValue()
 		}
 		f.kind, f.packed = f.value.Kind(), fd.IsPacked()
-		if fd.Cardinality() == protoreflect.Required {
-			p.required = true
-		}
 		if fd.Kind() == protoreflect.GroupKind {
 			// A group's text name is its type's name; protojson has it.
 			p.fallback = true

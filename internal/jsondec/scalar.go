@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // scalar reads a value of f's singular kind (not a message) as protojson's
@@ -16,9 +18,9 @@ func (st *state) scalar(f *field) (v protoreflect.Value, ok bool) {
 	switch f.kind {
 	case protoreflect.BoolKind:
 		switch {
-		case st.literal("true"):
+		case st.Literal("true"):
 			return protoreflect.ValueOfBool(true), true
-		case st.literal("false"):
+		case st.Literal("false"):
 			return protoreflect.ValueOfBool(false), true
 		}
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
@@ -46,11 +48,11 @@ func (st *state) scalar(f *field) (v protoreflect.Value, ok bool) {
 			return protoreflect.ValueOfFloat64(x), true
 		}
 	case protoreflect.StringKind:
-		if b, ok := st.str(); ok {
+		if b, ok := st.Str(); ok {
 			return protoreflect.ValueOfString(string(b)), true
 		}
 	case protoreflect.BytesKind:
-		if b, ok := st.str(); ok {
+		if b, ok := st.Str(); ok {
 			return decodeBase64(b)
 		}
 	case protoreflect.EnumKind:
@@ -62,17 +64,17 @@ func (st *state) scalar(f *field) (v protoreflect.Value, ok bool) {
 // numeral reads a number, or a string that holds exactly one (protojson
 // takes 64-bit and other integers either way); nil if it is neither.
 func (st *state) numeral() []byte {
-	if st.peek() == '"' {
-		b, ok := st.str()
+	if st.Peek() == '"' {
+		b, ok := st.Str()
 		if !ok {
 			return nil
 		}
-		if n, ok := numberLen(b); !ok || n != len(b) {
+		if n, ok := jsonscan.NumberLen(b); !ok || n != len(b) {
 			return nil
 		}
 		return b
 	}
-	b, _ := st.number()
+	b, _ := st.Number()
 	return b
 }
 
@@ -141,8 +143,8 @@ func plainInteger(b []byte) bool {
 // "NaN", "Infinity" or "-Infinity".
 func (st *state) float(bits int) (float64, bool) {
 	var b []byte
-	if st.peek() == '"' {
-		s, ok := st.str()
+	if st.Peek() == '"' {
+		s, ok := st.Str()
 		if !ok {
 			return 0, false
 		}
@@ -154,13 +156,13 @@ func (st *state) float(bits int) (float64, bool) {
 		case "-Infinity":
 			return math.Inf(-1), true
 		}
-		if n, ok := numberLen(s); !ok || n != len(s) {
+		if n, ok := jsonscan.NumberLen(s); !ok || n != len(s) {
 			return 0, false
 		}
 		b = s
 	} else {
 		var ok bool
-		if b, ok = st.number(); !ok {
+		if b, ok = st.Number(); !ok {
 			return 0, false
 		}
 	}
@@ -210,9 +212,9 @@ func appendBase64(dst, s []byte) ([]byte, bool) {
 // enum reads an enum value: its name, its number, or null for
 // google.protobuf.NullValue.
 func (st *state) enum(f *field) (protoreflect.Value, bool) {
-	switch c := st.peek(); {
+	switch c := st.Peek(); {
 	case c == '"':
-		name, ok := st.str()
+		name, ok := st.Str()
 		if !ok {
 			return protoreflect.Value{}, false
 		}
@@ -221,11 +223,11 @@ func (st *state) enum(f *field) (protoreflect.Value, bool) {
 		}
 		return protoreflect.Value{}, st.discard
 	case c == 'n':
-		if f.nullable && st.literal("null") {
+		if f.nullable && st.Literal("null") {
 			return protoreflect.ValueOfEnum(0), true
 		}
 	default:
-		b, ok := st.number()
+		b, ok := st.Number()
 		if !ok {
 			return protoreflect.Value{}, false
 		}
@@ -235,3 +237,5 @@ func (st *state) enum(f *field) (protoreflect.Value, bool) {
 	}
 	return protoreflect.Value{}, false
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

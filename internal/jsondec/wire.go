@@ -6,6 +6,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // The wire target: JSON transcoded straight to the protobuf wire form,
@@ -92,7 +94,7 @@ func (st *state) wireMember(dst []byte, f *field) ([]byte, error) {
 // wireList appends the JSON array of list field f, as list reads it:
 // packed in one record when the field is, else element by element.
 func (st *state) wireList(dst []byte, f *field) ([]byte, error) {
-	empty, ok := st.open('[')
+	empty, ok := st.Open('[')
 	if !ok {
 		return dst, errFallback
 	}
@@ -117,7 +119,7 @@ func (st *state) wireList(dst []byte, f *field) ([]byte, error) {
 		if err != nil || !ok {
 			return dst, errFallback
 		}
-		if more, ok = st.more(']'); !ok {
+		if more, ok = st.More(']'); !ok {
 			return dst, errFallback
 		}
 	}
@@ -139,7 +141,7 @@ const linearKeys = 16
 // protojson: each key is compared with those of the entries written
 // (which are the keys mapValue would have set), read back from dst.
 func (st *state) wireMap(dst []byte, f *field) ([]byte, error) {
-	empty, ok := st.open('{')
+	empty, ok := st.Open('{')
 	if !ok {
 		return dst, errFallback
 	}
@@ -147,7 +149,7 @@ func (st *state) wireMap(dst []byte, f *field) ([]byte, error) {
 	start, entries := len(dst), 0
 	var keys map[string]struct{} // past linearKeys entries
 	for more := !empty; more; {
-		name, ok := st.str()
+		name, ok := st.Str()
 		if !ok {
 			return dst, errFallback
 		}
@@ -165,8 +167,8 @@ func (st *state) wireMap(dst []byte, f *field) ([]byte, error) {
 			dst = appendScalar(dst, 1, f.key, k.Value())
 		}
 		key := dst[body:]
-		st.ws()
-		if !st.consume(':') || hasKey(dst[start:entry], key, keys) {
+		st.Space()
+		if !st.Consume(':') || hasKey(dst[start:entry], key, keys) {
 			return dst, errFallback
 		}
 		var err error
@@ -199,7 +201,7 @@ func (st *state) wireMap(dst []byte, f *field) ([]byte, error) {
 				keys[string(k)] = struct{}{}
 			}
 		}
-		if more, ok = st.more('}'); !ok {
+		if more, ok = st.More('}'); !ok {
 			return dst, errFallback
 		}
 	}
@@ -241,7 +243,7 @@ func (st *state) wireScalar(dst []byte, f *field, num protowire.Number, keep boo
 	kind := f.kind
 	if kind == protoreflect.StringKind || kind == protoreflect.BytesKind {
 		// The bytes go from the input to dst, not through a Value.
-		s, ok := st.str()
+		s, ok := st.Str()
 		if !ok {
 			return dst, false
 		}
@@ -272,17 +274,8 @@ func (st *state) wireScalar(dst []byte, f *field, num protowire.Number, keep boo
 
 // appendScalar appends v, of kind k, as field num, or bare if num is 0.
 func appendScalar(dst []byte, num protowire.Number, k protoreflect.Kind, v protoreflect.Value) []byte {
-	var typ protowire.Type
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		typ = protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		typ = protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind:
-		typ = protowire.BytesType
-	}
 	if num != 0 {
-		dst = protowire.AppendTag(dst, num, typ)
+		dst = protowire.AppendTag(dst, num, wellknown.WireType(k))
 	}
 	switch k {
 	case protoreflect.BoolKind:
@@ -406,7 +399,7 @@ func (st *state) wireWellKnown(dst []byte, p *plan) ([]byte, error) {
 // wireValue appends google.protobuf.Value's one member, as value reads
 // it. Members of a oneof are written even when zero.
 func (st *state) wireValue(dst []byte, p *plan) ([]byte, error) {
-	f := valueMember(p, st.peek())
+	f := valueMember(p, st.Peek())
 	if f == nil {
 		return dst, errFallback
 	}
@@ -414,7 +407,7 @@ func (st *state) wireValue(dst []byte, p *plan) ([]byte, error) {
 	ok := true
 	switch num {
 	case 1:
-		ok = st.literal("null")
+		ok = st.Literal("null")
 		dst = appendScalar(dst, num, protoreflect.EnumKind, protoreflect.ValueOfEnum(0))
 	case 2:
 		var x float64

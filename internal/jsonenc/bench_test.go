@@ -11,9 +11,9 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/fixture"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // BenchmarkMarshal compares the compiled encoder with protojson on a
@@ -24,7 +24,7 @@ func BenchmarkMarshal(b *testing.B) {
 	enc := jsonenc.New(jsonenc.Options{EmitUnpopulated: true})
 	for _, n := range []int{1, 50, 500} {
 		m := fixture.Books(n)
-		size := len(codec.Compact(must(opts.Marshal(m)))) // the bytes either writes
+		size := len(jsonscan.Compact(must(opts.Marshal(m)))) // the bytes either writes
 		b.Run(fmt.Sprintf("protojson/%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))

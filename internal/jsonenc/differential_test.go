@@ -20,9 +20,9 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/jsonenc/internal/kindspb"
+	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/protorand"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
@@ -59,7 +59,7 @@ func same(t *testing.T, o protojson.MarshalOptions, enc *jsonenc.Encoder, m prot
 	if werr != nil {
 		return
 	}
-	if want = codec.Compact(want); !bytes.Equal(got, want) {
+	if want = jsonscan.Compact(want); !bytes.Equal(got, want) {
 		t.Fatalf("options %+v:\nprotojson: %s\njsonenc:   %s", o, want, got)
 	}
 }
@@ -246,7 +246,7 @@ func TestConcurrent(t *testing.T) {
 				}
 				want, werr := o.Marshal(m)
 				got, gerr := enc.Append(nil, m)
-				if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(codec.Compact(want), got) {
+				if (werr == nil) != (gerr == nil) || werr == nil && !bytes.Equal(jsonscan.Compact(want), got) {
 					t.Errorf("concurrent encode differs: %s vs %s", got, want)
 					return
 				}

@@ -7,13 +7,15 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// This file is the encoder's only use of unsafe: it reads the fields of
-// generated messages' Go structs at their offsets. Every read is of the
-// type reflect found at that offset when the plan was built
-// (findGoStruct), in a struct of the plan's own Go type (structOf checks
-// it): a field of a proto scalar kind is read as a Go type of that kind's
-// size and layout, a message pointer as a goStructPtr, a repeated
-// message as a slice of them.
+// This file is the encoder's only use of unsafe, and the module's outside
+// generated code: it reads the fields of generated messages' Go structs at
+// their offsets (package gostruct finds the fields with reflect alone).
+// Every read is of the type reflect found at that offset when the plan was
+// built (findGoStruct), in a struct of the plan's own Go type (structOf
+// checks it): a field of a proto scalar kind is read as a Go type of that
+// kind's size and layout, a message pointer as a goStructPtr, a repeated
+// message as a slice of them. Only reads: nothing is written through
+// unsafe.
 
 // goStructPtr points to the Go struct of a generated message (nil: none).
 type goStructPtr unsafe.Pointer

@@ -16,10 +16,9 @@ type plan struct {
 	wktGo     wktGoWriter // wkt from the Go struct, if it can be read there
 	supported bool
 	gofast    *goStruct // direct access to the generated Go type, or nil
-	// required: a message of this type can lack a required field (it
-	// has one, or a field's type does), so proto.CheckInitialized must
-	// look; for the others it is skipped (on dynamic messages it walks
-	// every field).
+	// required: a message of this type can lack a required field
+	// (wellknown.Required), so proto.CheckInitialized must look; for the
+	// others it is skipped (on dynamic messages it walks every field).
 	required bool
 	size     sizeHint // how long this type's JSON has been
 	// numIndex maps small field numbers to indexes in fields (-1: none).
@@ -58,25 +57,21 @@ func (e *Encoder) plan(md protoreflect.MessageDescriptor) *plan {
 	}
 	building := map[protoreflect.MessageDescriptor]*plan{}
 	p := e.build(md, building)
-	// Support and required fields need the whole graph: a recursive type
-	// is supported only if every type it reaches is, and can lack a
-	// required field if any type it reaches can.
+	// Support needs the whole graph: a recursive type is supported only
+	// if every type it reaches is.
 	for changed := true; changed; {
 		changed = false
 		for _, q := range building {
 			for i := range q.fields {
-				el := q.fields[i].elem
-				if el == nil {
-					continue
-				}
-				if q.supported && !el.supported {
+				if el := q.fields[i].elem; el != nil && q.supported && !el.supported {
 					q.supported, changed = false, true
-				}
-				if !q.required && el.required {
-					q.required, changed = true, true
 				}
 			}
 		}
+	}
+	var req wellknown.Required
+	for _, q := range building {
+		q.required = req.CanLack(q.desc)
 	}
 	markGoElems(building)
 	e.plans.Add(building, maxPlans)
@@ -110,9 +105,6 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 			name = fd.TextName()
 		}
 		key, _ := appendString([]byte{','}, name)
-		if fd.Cardinality() == protoreflect.Required {
-			p.required = true
-		}
 		f := field{
 			fd:       fd,
 			key:      append(key, ':'),

@@ -265,7 +265,7 @@ func lengthDelimited(k protoreflect.Kind) bool {
 
 // forPacked calls fn for each element of a packed run of a scalar field.
 func forPacked(fd protoreflect.FieldDescriptor, data []byte, fn func(protowire.Type, []byte) error) error {
-	typ := scalarWireType(fd.Kind())
+	typ := wellknown.WireType(fd.Kind())
 	for len(data) > 0 {
 		var n int
 		switch typ {
@@ -636,25 +636,10 @@ func (e *Encoder) appendWireScalar(b []byte, fd protoreflect.FieldDescriptor, o 
 	return append(b, '"'), nil
 }
 
-// scalarWireType is the wire type of an unpacked scalar of kind k.
-func scalarWireType(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return protowire.BytesType
-	case protoreflect.GroupKind:
-		return protowire.StartGroupType
-	}
-	return protowire.VarintType
-}
-
 // wireTypeFits reports whether a singular value of kind k may come with
 // wire type typ; proto.Unmarshal keeps any other as an unknown field.
 func wireTypeFits(k protoreflect.Kind, typ protowire.Type) bool {
-	return scalarWireType(k) == typ
+	return wellknown.WireType(k) == typ
 }
 
 // isZero reports a proto3 scalar's zero value (which is not "set").

@@ -106,12 +106,7 @@ func (e *Encoder) appendAny(b []byte, m protoreflect.Message, _ *plan) ([]byte, 
 	return e.appendMessage(b, em, p, typeURL)
 }
 
-const (
-	secondsInNanos       = 999999999
-	maxSecondsInDuration = 315576000000
-	maxTimestampSeconds  = 253402300799
-	minTimestampSeconds  = -62135596800
-)
+const secondsInNanos = 999999999
 
 func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]byte, error) {
 	fds := m.Descriptor().Fields()
@@ -119,7 +114,7 @@ func appendTimestamp(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]b
 }
 
 func formatTimestamp(b []byte, secs, nanos int64) ([]byte, error) {
-	if secs < minTimestampSeconds || secs > maxTimestampSeconds {
+	if secs < wellknown.MinTimestampSeconds || secs > wellknown.MaxTimestampSeconds {
 		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Timestamp", secs)
 	}
 	if nanos < 0 || nanos > secondsInNanos {
@@ -132,12 +127,12 @@ func formatTimestamp(b []byte, secs, nanos int64) ([]byte, error) {
 }
 
 // appendDateTime writes secs since the Unix epoch, in years 1 to 9999
-// (minTimestampSeconds to maxTimestampSeconds), as "2006-01-02T15:04:05"
-// in UTC, as time.Format would (by Howard Hinnant's days-to-civil
-// algorithm, without time's layout parsing). In that range every count
-// below is positive, so it is done in unsigned arithmetic.
+// (wellknown.MinTimestampSeconds to MaxTimestampSeconds), as
+// "2006-01-02T15:04:05" in UTC, as time.Format would (by Howard Hinnant's
+// days-to-civil algorithm, without time's layout parsing). In that range
+// every count below is positive, so it is done in unsigned arithmetic.
 func appendDateTime(b []byte, secs int64) []byte {
-	since1 := uint64(secs - minTimestampSeconds) // seconds since 0001-01-01
+	since1 := uint64(secs - wellknown.MinTimestampSeconds) // seconds since 0001-01-01
 	rem := uint32(since1 % 86400)
 	z := uint32(since1/86400) + 306 // days since 0000-03-01
 	era := z / 146097
@@ -186,7 +181,7 @@ func appendDuration(_ *Encoder, b []byte, m protoreflect.Message, _ *plan) ([]by
 }
 
 func formatDuration(b []byte, secs, nanos int64) ([]byte, error) {
-	if secs < -maxSecondsInDuration || secs > maxSecondsInDuration {
+	if secs < -wellknown.MaxDurationSeconds || secs > wellknown.MaxDurationSeconds {
 		return b, fmt.Errorf("%s: seconds out of range %v", "google.protobuf.Duration", secs)
 	}
 	if nanos < -secondsInNanos || nanos > secondsInNanos {

@@ -6,16 +6,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/protorest/protorest/internal/wellknown"
 )
 
 // TestAppendDateTime checks the hand-rolled date against time.Format over
 // the whole range of google.protobuf.Timestamp.
 func TestAppendDateTime(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	secs := []int64{minTimestampSeconds, maxTimestampSeconds, 0, -1, 1, 86399, 86400, -86400, -86401,
+	secs := []int64{wellknown.MinTimestampSeconds, wellknown.MaxTimestampSeconds, 0, -1, 1, 86399, 86400, -86400, -86401,
 		951782400, 951868800, 4107542400, -2208988800, -62135596799, 253402214400}
 	for range 100000 {
-		secs = append(secs, minTimestampSeconds+rng.Int64N(maxTimestampSeconds-minTimestampSeconds+1))
+		secs = append(secs, wellknown.MinTimestampSeconds+rng.Int64N(wellknown.MaxTimestampSeconds-wellknown.MinTimestampSeconds+1))
 	}
 	for _, s := range secs {
 		want := time.Unix(s, 0).UTC().Format("2006-01-02T15:04:05")

@@ -21,7 +21,9 @@ import (
 
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
+	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/text"
 	"github.com/protorest/protorest/internal/wellknown"
 )
 
@@ -88,7 +90,7 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]b
 				return body, codec.MediaJSON, nil
 			}
 			if !errors.Is(err, jsonenc.ErrUnsupported) {
-				return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+				return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
 			}
 		case f.Proto:
 			return data, f.Media, nil // binary to binary: untouched
@@ -96,7 +98,7 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]b
 	}
 	msg := dynamicpb.NewMessage(p.Output)
 	if err := proto.Unmarshal(data, msg); err != nil {
-		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+codec.CleanError(err))
+		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+text.CleanError(err))
 	}
 	return p.appendMessage(dst, msg, f)
 }
@@ -125,7 +127,7 @@ func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.For
 		body, err = p.marshalFieldJSON(pm)
 	}
 	if err != nil {
-		return nil, "", status.Error(codes.Internal, "encoding the response: "+codec.CleanError(err))
+		return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
 	}
 	return body, contentType, nil
 }
@@ -157,7 +159,7 @@ func (p *Response) marshalFieldJSON(m protoreflect.Message) ([]byte, error) {
 		return nil, err
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(codec.Compact(whole), &fields); err != nil {
+	if err := json.Unmarshal(jsonscan.Compact(whole), &fields); err != nil {
 		return nil, err
 	}
 	key := fd.JSONName()

@@ -233,7 +233,7 @@ func (t *Types) plan(md protoreflect.MessageDescriptor, added *[]*plan) *plan {
 }
 
 func (t *Types) newField(fd protoreflect.FieldDescriptor, added *[]*plan) field {
-	f := field{kind: fd.Kind(), wire: wireType(fd.Kind()), num: fd.Number(), list: fd.IsList()}
+	f := field{kind: fd.Kind(), wire: wellknown.WireType(fd.Kind()), num: fd.Number(), list: fd.IsList()}
 	switch {
 	case fd.IsMap():
 		key, val := t.newField(fd.MapKey(), added), t.newField(fd.MapValue(), added)
@@ -248,25 +248,12 @@ func (t *Types) newField(fd protoreflect.FieldDescriptor, added *[]*plan) field 
 }
 
 // markTracked works out which of the plans just added are tracked: those
-// with required fields, and those that can hold one of them. Plans added
-// earlier are settled: they cannot reach the new ones.
+// whose messages can lack a required field (wellknown.Required). Plans
+// added earlier are settled: they cannot reach the new ones.
 func markTracked(added []*plan) {
+	var req wellknown.Required
 	for _, p := range added {
-		p.tracked = p.nreq > 0
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, p := range added {
-			if p.tracked {
-				continue
-			}
-			p.eachField(func(f *field) {
-				if m := f.holds(); m != nil && m.tracked {
-					p.tracked = true
-				}
-			})
-			changed = changed || p.tracked
-		}
+		p.tracked = req.CanLack(p.desc)
 	}
 	// Oneof members that hold tracked messages: a later member drops them.
 	for _, p := range added {
@@ -278,15 +265,6 @@ func markTracked(added []*plan) {
 	}
 }
 
-// holds returns the plan of the messages a field holds: its own, its
-// elements' or its map values'.
-func (f *field) holds() *plan {
-	if f.entry != nil {
-		return f.entry.val.msg
-	}
-	return f.msg
-}
-
 func (p *plan) eachField(fn func(*field)) {
 	for i := range p.dense {
 		if p.dense[i].kind != 0 {
@@ -296,19 +274,4 @@ func (p *plan) eachField(fn func(*field)) {
 	for _, f := range p.sparse {
 		fn(f)
 	}
-}
-
-func wireType(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind,
-		protoreflect.Uint32Kind, protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
-		return protowire.VarintType
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.GroupKind:
-		return protowire.StartGroupType
-	}
-	return protowire.BytesType // strings, bytes, messages
 }

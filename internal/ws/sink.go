@@ -8,10 +8,10 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
+	"github.com/protorest/protorest/internal/text"
 )
 
 // sink writes the responses of a call to a WebSocket. Header and trailer
@@ -91,7 +91,7 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 		return
 	}
 	st := httperr.ToStatus(err)
-	s.conn.Close(websocket.StatusCode(4000+int(st.Code())), codec.Cut(st.Message(), maxCloseReason))
+	s.conn.Close(websocket.StatusCode(4000+int(st.Code())), text.Cut(st.Message(), maxCloseReason))
 }
 
 // maxCloseReason is what a close frame's reason holds, in bytes.

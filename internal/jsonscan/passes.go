@@ -1,6 +1,10 @@
-package codec
+package jsonscan
 
-import "strconv"
+// Two passes over JSON text that do not validate it, and so do not use
+// the Scanner: Compact is given JSON already known to be valid, and
+// NestingDepth must measure invalid JSON too (a depth error wins over
+// protojson's syntax error, wherever in the input each is), which a
+// validating scanner stops short of.
 
 // NestingDepth returns the deepest nesting of JSON objects and arrays in b,
 // stopping early once it exceeds max. It skips string contents (including
@@ -37,8 +41,6 @@ func NestingDepth(b []byte, max int) int {
 	return deepest
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
-
 // Compact removes, in place, the whitespace outside strings of b, which
 // must be valid JSON, and returns the shortened slice.
 func Compact(b []byte) []byte {
@@ -68,4 +70,17 @@ func Compact(b []byte) []byte {
 		w++
 	}
 	return b[:w]
+}
+
+// IsBlank reports whether b holds only JSON whitespace (or nothing): a
+// request body that is no value at all.
+func IsBlank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -1,4 +1,8 @@
-package codec
+// Package text shortens and cleans the text of error messages that reach
+// clients: inputs quoted in them, protojson's and proto's errors, WebSocket
+// close reasons. A client's input can be megabytes long; what is said
+// back about it is not.
+package text
 
 import (
 	"strings"

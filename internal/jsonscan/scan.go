@@ -1,4 +1,15 @@
-package jsondec
+// Package jsonscan reads JSON tokens by the rules of protojson's lexer
+// (RFC 8259, strictly): the compiled decoder (internal/jsondec) reads its
+// input with it, and the update-mask deriver (internal/bind) a body's keys.
+//
+// Its methods report failure with a bool and leave the position near it:
+// the decoder's one answer to any failure is to let protojson decide and
+// write the error, and the deriver words its own.
+//
+// Two passes that do not validate live here too (passes.go): Compact,
+// which takes the whitespace out of protojson's output, and NestingDepth,
+// the JSON codec's depth check before protojson reads an input.
+package jsonscan
 
 import (
 	"unicode/utf16"
@@ -7,21 +18,47 @@ import (
 	"github.com/protorest/protorest/internal/jsonstr"
 )
 
-// scanner reads JSON tokens from data. Its rules are protojson's lexer's
-// (RFC 8259 strict: no comments, no trailing commas, strings of valid
-// UTF-8 without raw control characters, escapes as JSON defines them and
-// surrogates only in pairs), or stricter: what it does not take, protojson
-// decides.
-type scanner struct {
+// Scanner reads JSON tokens from its data. Its rules are protojson's
+// lexer's (RFC 8259 strict: no comments, no trailing commas, strings of
+// valid UTF-8 without raw control characters, escapes as JSON defines them
+// and surrogates only in pairs), or stricter: what it does not take,
+// protojson decides. The zero value reads nothing; Reset sets what it
+// reads.
+type Scanner struct {
 	data     []byte
 	pos      int
 	scratch  []byte // unescaped strings
 	depth    int    // arrays and objects open
 	maxDepth int    // how many may be open at once
+
+	// LoneSurrogates takes a \u escape of half a surrogate pair that is
+	// not followed by the other half, as U+FFFD, as encoding/json does;
+	// protojson refuses it, and so does the Scanner without this.
+	LoneSurrogates bool
 }
 
-// ws skips whitespace.
-func (s *scanner) ws() {
+// Reset sets s to read data from its start, with at most maxDepth arrays
+// and objects open at once. It keeps s's scratch buffer (for unescaped
+// strings) and LoneSurrogates.
+func (s *Scanner) Reset(data []byte, maxDepth int) {
+	s.data, s.pos, s.scratch, s.depth, s.maxDepth = data, 0, s.scratch[:0], 0, maxDepth
+}
+
+// Pos is the offset in data of the next byte to read.
+func (s *Scanner) Pos() int { return s.pos }
+
+// AtEnd reports whether all of data has been read.
+func (s *Scanner) AtEnd() bool { return s.pos == len(s.data) }
+
+// Depth is the number of arrays and objects open.
+func (s *Scanner) Depth() int { return s.depth }
+
+// ScratchCap is the capacity of the scratch buffer, which grows to the
+// longest escaped string read since it was made.
+func (s *Scanner) ScratchCap() int { return cap(s.scratch) }
+
+// Space skips whitespace.
+func (s *Scanner) Space() {
 	for s.pos < len(s.data) {
 		switch s.data[s.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -32,26 +69,26 @@ func (s *scanner) ws() {
 	}
 }
 
-// peek returns the byte at pos, or 0 at the end.
-func (s *scanner) peek() byte {
+// Peek returns the byte at pos, or 0 at the end.
+func (s *Scanner) Peek() byte {
 	if s.pos < len(s.data) {
 		return s.data[s.pos]
 	}
 	return 0
 }
 
-// consume takes c, and the whitespace after it.
-func (s *scanner) consume(c byte) bool {
+// Consume takes c, and the whitespace after it.
+func (s *Scanner) Consume(c byte) bool {
 	if s.pos < len(s.data) && s.data[s.pos] == c {
 		s.pos++
-		s.ws()
+		s.Space()
 		return true
 	}
 	return false
 }
 
-// literal takes the literal lit (true, false, null) at pos.
-func (s *scanner) literal(lit string) bool {
+// Literal takes the literal lit (true, false, null) at pos.
+func (s *Scanner) Literal(lit string) bool {
 	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
 		return false
 	}
@@ -59,16 +96,16 @@ func (s *scanner) literal(lit string) bool {
 	return true
 }
 
-// open takes the bracket c that opens an array or object, and its closing
+// Open takes the bracket c that opens an array or object, and its closing
 // bracket too if it is empty. ok is false if c is not there or opens one
 // level too many.
-func (s *scanner) open(c byte) (empty, ok bool) {
-	if s.peek() != c || s.depth >= s.maxDepth {
+func (s *Scanner) Open(c byte) (empty, ok bool) {
+	if s.Peek() != c || s.depth >= s.maxDepth {
 		return false, false
 	}
 	s.pos++
-	s.ws()
-	if s.peek() == c+2 { // ']' follows '[' and '}' follows '{' by two
+	s.Space()
+	if s.Peek() == c+2 { // ']' follows '[' and '}' follows '{' by two
 		s.pos++
 		return true, true
 	}
@@ -76,14 +113,14 @@ func (s *scanner) open(c byte) (empty, ok bool) {
 	return false, true
 }
 
-// more ends an element or member: it takes the comma before another one
+// More ends an element or member: it takes the comma before another one
 // (true), or the closing bracket (false). ok is false for anything else.
-func (s *scanner) more(close byte) (more, ok bool) {
-	s.ws()
-	switch s.peek() {
+func (s *Scanner) More(close byte) (more, ok bool) {
+	s.Space()
+	switch s.Peek() {
 	case ',':
 		s.pos++
-		s.ws()
+		s.Space()
 		return true, true
 	case close:
 		s.pos++
@@ -93,10 +130,10 @@ func (s *scanner) more(close byte) (more, ok bool) {
 	return false, false
 }
 
-// str reads the string at pos and returns its unescaped bytes: a slice of
+// Str reads the string at pos and returns its unescaped bytes: a slice of
 // data when it has no escapes, else of scratch; either is valid until the
 // next call.
-func (s *scanner) str() ([]byte, bool) {
+func (s *Scanner) Str() ([]byte, bool) {
 	data := s.data
 	if s.pos >= len(data) || data[s.pos] != '"' {
 		return nil, false
@@ -114,7 +151,7 @@ func (s *scanner) str() ([]byte, bool) {
 }
 
 // escaped finishes str for a string with an escape at i.
-func (s *scanner) escaped(start, i int) ([]byte, bool) {
+func (s *Scanner) escaped(start, i int) ([]byte, bool) {
 	data := s.data
 	out := append(s.scratch[:0], data[start:i]...)
 	for i < len(data) {
@@ -141,7 +178,7 @@ func (s *scanner) escaped(start, i int) ([]byte, bool) {
 			case 't':
 				out = append(out, '\t')
 			case 'u':
-				r, n := unicodeEscape(data[i:])
+				r, n := unicodeEscape(data[i:], s.LoneSurrogates)
 				if n == 0 {
 					return nil, false
 				}
@@ -166,7 +203,8 @@ func (s *scanner) escaped(start, i int) ([]byte, bool) {
 
 // unicodeEscape reads \uXXXX at the start of b, and the second half of a
 // surrogate pair after it; n is the bytes read, 0 if they are not valid.
-func unicodeEscape(b []byte) (r rune, n int) {
+// With lone, half a pair alone is U+FFFD.
+func unicodeEscape(b []byte, lone bool) (r rune, n int) {
 	v, ok := hex4(b)
 	if !ok {
 		return 0, 0
@@ -175,14 +213,15 @@ func unicodeEscape(b []byte) (r rune, n int) {
 	if !utf16.IsSurrogate(r) {
 		return r, 6
 	}
-	low, ok := hex4(b[6:])
-	if !ok {
-		return 0, 0
+	if low, ok := hex4(b[6:]); ok {
+		if r = utf16.DecodeRune(r, rune(low)); r != utf8.RuneError {
+			return r, 12
+		}
 	}
-	if r = utf16.DecodeRune(r, rune(low)); r == utf8.RuneError {
-		return 0, 0
+	if lone {
+		return utf8.RuneError, 6
 	}
-	return r, 12
+	return 0, 0
 }
 
 // hex4 reads the four hex digits of \uXXXX at the start of b.
@@ -207,10 +246,10 @@ func hex4(b []byte) (uint16, bool) {
 	return v, true
 }
 
-// number reads the number at pos and returns its bytes, by JSON's grammar:
+// Number reads the number at pos and returns its bytes, by JSON's grammar:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *scanner) number() ([]byte, bool) {
-	n, ok := numberLen(s.data[s.pos:])
+func (s *Scanner) Number() ([]byte, bool) {
+	n, ok := NumberLen(s.data[s.pos:])
 	if !ok {
 		return nil, false
 	}
@@ -219,8 +258,9 @@ func (s *scanner) number() ([]byte, bool) {
 	return b, true
 }
 
-// numberLen is the length of the JSON number at the start of b.
-func numberLen(b []byte) (int, bool) {
+// NumberLen is the length of the JSON number at the start of b, by
+// JSON's grammar; ok is false if b does not start with one.
+func NumberLen[T ~string | ~[]byte](b T) (int, bool) {
 	i := 0
 	if i < len(b) && b[i] == '-' {
 		i++
@@ -260,33 +300,33 @@ func numberLen(b []byte) (int, bool) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// skip reads past the value at pos, checking it as it goes. depth is how
+// Skip reads past the value at pos, checking it as it goes. depth is how
 // many more arrays and objects may open inside it (protojson's recursion
 // limit, besides maxDepth).
-func (s *scanner) skip(depth int) bool {
-	switch c := s.peek(); {
+func (s *Scanner) Skip(depth int) bool {
+	switch c := s.Peek(); {
 	case c == '"':
-		_, ok := s.str()
+		_, ok := s.Str()
 		return ok
 	case c == '-' || isDigit(c):
-		_, ok := s.number()
+		_, ok := s.Number()
 		return ok
 	case c == 't':
-		return s.literal("true")
+		return s.Literal("true")
 	case c == 'f':
-		return s.literal("false")
+		return s.Literal("false")
 	case c == 'n':
-		return s.literal("null")
+		return s.Literal("null")
 	case (c == '{' || c == '[') && depth > 0:
-		empty, ok := s.open(c)
+		empty, ok := s.Open(c)
 		for more := !empty; ok && more; {
 			if c == '{' {
-				_, ok = s.str()
-				s.ws()
-				ok = ok && s.consume(':')
+				_, ok = s.Str()
+				s.Space()
+				ok = ok && s.Consume(':')
 			}
-			if ok = ok && s.skip(depth-1); ok {
-				more, ok = s.more(c + 2)
+			if ok = ok && s.Skip(depth-1); ok {
+				more, ok = s.More(c + 2)
 			}
 		}
 		return ok

@@ -1,4 +1,4 @@
-package jsondec
+package wellknown
 
 import (
 	"fmt"
