@@ -5,6 +5,7 @@
 package codec
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"sync"
@@ -48,22 +49,71 @@ type JSON struct {
 	UnmarshalOptions protojson.UnmarshalOptions
 	MaxDepth         int
 
-	once    sync.Once
-	enc     *jsonenc.Encoder
-	decOnce sync.Once
-	dec     *jsondec.Decoder
+	once      sync.Once
+	enc       *jsonenc.Encoder
+	fieldOnce sync.Once
+	fieldEnc  *jsonenc.Encoder // with EmitUnpopulated, for AppendField
+	decOnce   sync.Once
+	dec       *jsondec.Decoder
 }
 
 func (c *JSON) encoder() *jsonenc.Encoder {
-	c.once.Do(func() {
-		o := c.MarshalOptions
-		c.enc = jsonenc.New(jsonenc.Options{
-			UseProtoNames: o.UseProtoNames, UseEnumNumbers: o.UseEnumNumbers,
-			EmitUnpopulated: o.EmitUnpopulated, EmitDefaultValues: o.EmitDefaultValues,
-			AllowPartial: o.AllowPartial, Resolver: o.Resolver,
-		})
-	})
+	c.once.Do(func() { c.enc = newEncoder(c.MarshalOptions) })
 	return c.enc
+}
+
+func newEncoder(o protojson.MarshalOptions) *jsonenc.Encoder {
+	return jsonenc.New(jsonenc.Options{
+		UseProtoNames: o.UseProtoNames, UseEnumNumbers: o.UseEnumNumbers,
+		EmitUnpopulated: o.EmitUnpopulated, EmitDefaultValues: o.EmitDefaultValues,
+		AllowPartial: o.AllowPartial, Resolver: o.Resolver,
+	})
+}
+
+// AppendField appends the JSON value of field fd of m (a response_body
+// that is not a message) as Marshal writes it inside a message of its
+// own with EmitUnpopulated set: an unset list is [], an unset scalar its
+// default. Only the field is encoded; the compiled encoder writes it where
+// it can, else the message is marshalled with protojson and the field's
+// value taken from its output.
+func (c *JSON) AppendField(b []byte, m proto.Message, fd protoreflect.FieldDescriptor) ([]byte, error) {
+	if c.compiled() {
+		c.fieldOnce.Do(func() {
+			o := c.MarshalOptions
+			o.EmitUnpopulated = true
+			c.fieldEnc = newEncoder(o)
+		})
+		out, err := c.fieldEnc.AppendField(b, m, fd)
+		if !errors.Is(err, jsonenc.ErrUnsupported) {
+			return out, err
+		}
+	}
+	v, err := c.fieldOf(m.ProtoReflect(), fd)
+	return append(b, v...), err
+}
+
+// fieldOf is AppendField through protojson: a message holding only fd,
+// marshalled with EmitUnpopulated, and fd's value read from the result.
+func (c *JSON) fieldOf(m protoreflect.Message, fd protoreflect.FieldDescriptor) ([]byte, error) {
+	tmp := m.New()
+	if m.Has(fd) {
+		tmp.Set(fd, m.Get(fd))
+	}
+	opts := c.MarshalOptions
+	opts.EmitUnpopulated = true
+	whole, err := opts.Marshal(tmp.Interface())
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(jsonscan.Compact(whole), &fields); err != nil {
+		return nil, err
+	}
+	key := fd.JSONName()
+	if opts.UseProtoNames {
+		key = string(fd.Name())
+	}
+	return fields[key], nil
 }
 
 // AppendMarshal appends the JSON form of m to b, as Marshal writes it.

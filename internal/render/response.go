@@ -9,7 +9,6 @@
 package render
 
 import (
-	"encoding/json"
 	"errors"
 
 	"google.golang.org/grpc/codes"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/jsonenc"
-	"github.com/protorest/protorest/internal/jsonscan"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/text"
 	"github.com/protorest/protorest/internal/wellknown"
@@ -124,7 +122,7 @@ func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.For
 		body, err = marshal(dst, f, target.Interface())
 	default:
 		contentType = codec.MediaJSON
-		body, err = p.marshalFieldJSON(pm)
+		body, err = p.json.AppendField(dst, msg, p.field)
 	}
 	if err != nil {
 		return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
@@ -142,29 +140,4 @@ func marshal(dst []byte, f *negotiate.Format, msg proto.Message) ([]byte, error)
 		return codec.Proto{}.AppendMarshal(dst, msg)
 	}
 	return f.Codec.Marshal(msg)
-}
-
-// marshalFieldJSON renders the response_body field of m, which is not a
-// message (a repeated, map or scalar field), as its own JSON value.
-func (p *Response) marshalFieldJSON(m protoreflect.Message) ([]byte, error) {
-	fd := p.field
-	tmp := m.New()
-	if m.Has(fd) {
-		tmp.Set(fd, m.Get(fd))
-	}
-	opts := p.json.MarshalOptions
-	opts.EmitUnpopulated = true
-	whole, err := opts.Marshal(tmp.Interface())
-	if err != nil {
-		return nil, err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(jsonscan.Compact(whole), &fields); err != nil {
-		return nil, err
-	}
-	key := fd.JSONName()
-	if opts.UseProtoNames {
-		key = string(fd.Name())
-	}
-	return fields[key], nil
 }
