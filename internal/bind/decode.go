@@ -117,10 +117,13 @@ func (p *Request) decodeBody(pm protoreflect.Message, in *Input) error {
 		target.Set(leaf, protoreflect.ValueOfMessage(sub))
 		return nil
 	}
-	// A scalar, repeated or map body field: its JSON value, read as the
-	// only member of an object of the enclosing message. The body must be
-	// exactly one JSON value, or the wrapping would let `"x", "id": 7`
-	// set other fields.
+	// A scalar, repeated or map body field: its JSON value, read by the
+	// compiled decoder where it can, else as the only member of an object
+	// of the enclosing message. The body must be exactly one JSON value,
+	// or the wrapping would let `"x", "id": 7` set other fields.
+	if p.json.TryUnmarshalField(in.Body, target.Interface(), leaf) {
+		return nil
+	}
 	if !json.Valid(in.Body) {
 		return status.Errorf(codes.InvalidArgument, "invalid request body: not a single JSON value for field %q", leaf.Name())
 	}

@@ -205,6 +205,15 @@ func (c *JSON) decoder() *jsondec.Decoder {
 	return c.dec
 }
 
+// TryUnmarshalField reads data, one JSON value, as the value of field fd
+// of m (a request body bound to a field that is not a message), as
+// protojson reads it inside an object of m's type: true when the compiled
+// decoder decided, false when the caller must use protojson (fd is then
+// unset).
+func (c *JSON) TryUnmarshalField(data []byte, m proto.Message, fd protoreflect.FieldDescriptor) bool {
+	return c.decoder().TryUnmarshalField(data, m, fd)
+}
+
 // DepthError reports JSON input nested deeper than the configured limit.
 type DepthError struct{ Max int }
 
