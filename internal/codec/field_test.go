@@ -213,3 +213,39 @@ func dynamicOf(m proto.Message) proto.Message {
 	proto.Merge(d, m)
 	return d
 }
+
+// FuzzUnmarshalField: any input, read as the value of one of Probe's
+// fields that are not messages, is read as protojson reads it wrapped in
+// an object, or left to protojson.
+func FuzzUnmarshalField(f *testing.F) {
+	for _, seed := range []string{`["a","b"]`, `"x"`, `7`, `"7"`, `{"k":"v"}`, `null`, `[1,2]`, `true`, `"RED"`, `1e3`, `["a"], "id": "7"`, `[`} {
+		f.Add(uint8(0), seed)
+	}
+	c := &JSON{UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true}}
+	fields := (&confv1.Probe{}).ProtoReflect().Descriptor().Fields()
+	f.Fuzz(func(t *testing.T, which uint8, value string) {
+		fd := fields.Get(int(which) % fields.Len())
+		if fd.Message() != nil && !fd.IsList() && !fd.IsMap() {
+			return
+		}
+		got := &confv1.Probe{}
+		if !c.TryUnmarshalField([]byte(value), got, fd) {
+			if got.ProtoReflect().Has(fd) {
+				t.Fatalf("left to protojson but set")
+			}
+			return
+		}
+		tmp := &confv1.Probe{}
+		wrapped := `{"` + string(fd.Name()) + `":` + value + `}`
+		if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal([]byte(wrapped), tmp); err != nil {
+			t.Fatalf("field %s: compiled decoder read %q, protojson says %v", fd.Name(), value, err)
+		}
+		want := &confv1.Probe{}
+		if tmp.ProtoReflect().Has(fd) {
+			want.ProtoReflect().Set(fd, tmp.ProtoReflect().Get(fd))
+		}
+		if !proto.Equal(got, want) {
+			t.Fatalf("field %s, %q:\ncompiled  %v\nprotojson %v", fd.Name(), value, got, want)
+		}
+	})
+}
