@@ -16,6 +16,7 @@ import (
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
@@ -109,6 +110,17 @@ func NewGateway(opts ...Option) *Gateway {
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
+	if g.cfg.cors != nil {
+		if cors.Origin(r) == "" {
+			if h := w.Header(); h["Vary"] == nil {
+				h["Vary"] = varyOrigin[:1:1]
+			} else {
+				h.Add("Vary", "Origin")
+			}
+		} else if w = g.crossOrigin(w, r, t, path); w == nil {
+			return
+		}
+	}
 	x := exchange.Get(&g.env, w, r)
 	defer exchange.Put(x)
 	m := &x.Match

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
+	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
@@ -63,6 +64,7 @@ type config struct {
 	deriveMask      bool
 	autoMap         bool
 	panicHook       func(method string, value any, stack []byte)
+	cors            *cors.Policy
 }
 
 func defaultConfig() config {
