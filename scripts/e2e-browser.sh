@@ -4,7 +4,9 @@
 # and the page must end with the title "done: 1,2,3,4,5" and five ticks
 # with ids 1 to 5. Then, from the same page: the events arrive one by one,
 # a bad request fails the EventSource for good, and MySvc.Chat runs over a
-# WebSocket (e2e/browser/check.py).
+# WebSocket; a page from another origin that the demo allows calls the API
+# with a PATCH, and one from an origin it does not allow is blocked
+# (e2e/browser/check.py).
 #
 # Chromium is driven by Debian's chromedriver over W3C WebDriver, which is
 # plain HTTP and JSON: the checks need only python3's standard library.
@@ -107,7 +109,10 @@ build_pid=""
 # three times.
 for _ in 1 2 3; do
   http_port=$(free_port) grpc_port=$(free_port)
-  "$work/protorest" demo -grpc "127.0.0.1:$grpc_port" -http ":$http_port" >"$work/demo.log" 2>&1 &
+  # Pages from http://127.0.0.1:PORT may call the API at localhost:PORT
+  # (another origin): check.py's CORS check.
+  "$work/protorest" demo -grpc "127.0.0.1:$grpc_port" -http ":$http_port" \
+    -cors-origin "http://127.0.0.1:$http_port" >"$work/demo.log" 2>&1 &
   demo_pid=$!
   for _ in $(seq 1 200); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] && break

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -29,7 +30,7 @@ import (
 //go:embed ui
 var uiFiles embed.FS
 
-const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR]
+const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR] [--cors-origin ORIGIN]...
 
 Run the example services (example.v1.MySvc, bookstore.v1.BookService,
 library.v1.LibraryService) on a gRPC port, with server reflection and
@@ -37,19 +38,32 @@ health, and serve them as HTTP/JSON on another port, with two custom
 routes: GET /files/{id} and a static page under /ui/.
 
 Flags:
-  --grpc ADDR   gRPC listen address (default :9090)
-  --http ADDR   HTTP/JSON listen address (default :9091)
+  --grpc ADDR            gRPC listen address (default :9090)
+  --http ADDR            HTTP/JSON listen address (default :9091)
+  --cors-origin ORIGIN   let pages from ORIGIN (scheme://host[:port], "*" for
+                         any host part) call the API from a browser
+                         (repeatable; default none: same origin only)
 `
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	grpcAddr := fset.String("grpc", ":9090", "")
 	httpAddr := fset.String("http", ":9091", "")
+	var corsOrigins stringList
+	fset.Var(&corsOrigins, "cors-origin", "")
 	if err := parseFlags(fset, args, demoUsage, stdout); err != nil {
 		return err
 	}
 
-	gw := protorest.NewGateway(protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated))
+	opts := []protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}
+	if len(corsOrigins) > 0 {
+		cors, err := corsOption(corsOrigins)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, cors)
+	}
+	gw := protorest.NewGateway(opts...)
 	srv := grpc.NewServer()
 	for _, reg := range []grpc.ServiceRegistrar{srv, gw} {
 		examplev1.RegisterMySvcServer(reg, services.NewMySvc())
@@ -152,4 +166,15 @@ func port(a net.Addr) string {
 		return a.String()
 	}
 	return p
+}
+
+// corsOption is WithCORS for origins, with a bad origin an error rather
+// than WithCORS's panic.
+func corsOption(origins []string) (opt protorest.Option, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("--cors-origin: %s", strings.TrimPrefix(fmt.Sprint(v), "protorest: WithCORS: "))
+		}
+	}()
+	return protorest.WithCORS(protorest.CORS{AllowedOrigins: origins}), nil
 }

@@ -242,6 +242,38 @@ def check_websocket(wd, base):
     check("websocket chat: closed with 1000", (r["why"], r.get("code")), ("close", 1000))
 
 
+CORS_PATCH = """
+const [url, done] = arguments;
+fetch(url, {method: "PATCH", headers: {"Content-Type": "application/json", "Grpc-Metadata-Team": "e2e"},
+            body: JSON.stringify({pageCount: 96})})
+  .then(async (r) => done({status: r.status, body: await r.json()}))
+  .catch((e) => done({error: e.name + ": " + e.message}));
+"""
+
+
+def other_origin(base, host):
+    """base (http://localhost:PORT) on another host name: another origin."""
+    scheme, rest = base.split("://", 1)
+    return scheme + "://" + host + rest[rest.index(":"):]
+
+
+def check_cors(wd, base):
+    """A page from a second origin (the demo's own /ui/ under 127.0.0.1,
+    which the demo allows with --cors-origin) calls the API at localhost
+    with a PATCH and a JSON body: a preflight, then the call. From an
+    origin the demo does not allow (127.0.0.2), the browser blocks it."""
+    book = base + "/v1/shelves/poetry/books/leaves-of-grass"
+    wd.get(other_origin(base, "127.0.0.1") + "/ui/")
+    r = wd.js_async(CORS_PATCH, book)
+    check("cors: a PATCH from an allowed origin succeeds",
+          (r.get("status"), r.get("body", {}).get("pageCount"), r.get("body", {}).get("title"), r.get("error")),
+          (200, 96, "Leaves of Grass", None))
+    wd.get(other_origin(base, "127.0.0.2") + "/ui/")
+    r = wd.js_async(CORS_PATCH, book)
+    check("cors: a PATCH from an origin not allowed is blocked", (r.get("status"), (r.get("error") or "").split(":")[0]),
+          (None, "TypeError"))
+
+
 def note_reconnect(wd, base):
     """What an EventSource does when a stream ends before it closes it."""
     r = wd.js_async(TIMED_EVENTS, base + "/api/v1/example/watch?count=2&intervalMs=100", 5)
@@ -268,7 +300,7 @@ def main():
     ok("browser: start a headless Chromium session")
     info("Chromium %s, ChromeDriver %s" % (browser, driver))
     try:
-        for step in (check_page, check_incremental, check_error, check_websocket, note_reconnect):
+        for step in (check_page, check_incremental, check_error, check_websocket, check_cors, note_reconnect):
             try:
                 step(wd, a.base)
             except (WebDriverError, KeyError, TypeError, ValueError) as e:
