@@ -42,6 +42,7 @@ type Gateway struct {
 
 	interceptor       grpc.UnaryServerInterceptor
 	streamInterceptor grpc.StreamServerInterceptor
+	compressed        http.Handler // serve behind WithCompression's wrapper, or nil
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
@@ -98,6 +99,9 @@ func NewGateway(opts ...Option) *Gateway {
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.staging = g.newTree()
+	if g.cfg.compress != nil {
+		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
+	}
 	return g
 }
 
@@ -108,6 +112,16 @@ func NewGateway(opts ...Option) *Gateway {
 // order: route, negotiate, bind, invoke, render (the exchange's sink),
 // errors (the error handler).
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.compressed != nil {
+		g.compressed.ServeHTTP(w, r)
+		return
+	}
+	g.serve(w, r)
+}
+
+// serve is ServeHTTP, inside the edge features that wrap the handler
+// (compression).
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
 	if g.cfg.cors != nil {

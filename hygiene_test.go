@@ -68,7 +68,10 @@ func TestCoreDependencies(t *testing.T) {
 		// itself needs only protobuf and golang.org/x/sync.
 		"github.com/bufbuild/protocompile ",
 		// WebSocket streams; it has no dependencies of its own.
-		"github.com/coder/websocket "}
+		"github.com/coder/websocket ",
+		// WithCompression: gzip and zstd (gzhttp for responses, the
+		// decoders for request bodies); it has no dependencies of its own.
+		"github.com/klauspost/compress "}
 	inRequire := false
 	for _, line := range strings.Split(string(mod), "\n") {
 		line = strings.TrimSpace(line)

@@ -1,6 +1,7 @@
 package protorest
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,7 @@ type config struct {
 	autoMap         bool
 	panicHook       func(method string, value any, stack []byte)
 	cors            *cors.Policy
+	compress        func(http.Handler) http.HandlerFunc
 }
 
 func defaultConfig() config {
