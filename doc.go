@@ -144,12 +144,20 @@
 // Request headers become incoming metadata with grpc-gateway's scheme
 // (DefaultHeaderMatcher): Grpc-Metadata-X becomes x, IANA permanent
 // headers become grpcgateway-<name>, Authorization becomes authorization,
-// and x-forwarded-host and x-forwarded-for are added; hop-by-hop headers
-// and reserved grpc-* keys are dropped. Grpc-Timeout sets the deadline.
-// Header metadata a method sets (grpc.SetHeader, grpc.SendHeader) is sent
-// as Grpc-Metadata-K headers, and trailer metadata (grpc.SetTrailer) as
-// Grpc-Trailer-K trailers when the request says "TE: trailers".
-// grpc.Method and peer.FromContext work in methods and interceptors.
+// and x-forwarded-host and x-forwarded-for are added; hop-by-hop and
+// Proxy-* headers and reserved grpc-* keys are dropped. The keys the
+// gateway owns (grpcgateway-*, authorization, x-forwarded-*) come only
+// from the headers they stand for: a client's
+// Grpc-Metadata-Grpcgateway-Cookie or Grpc-Metadata-Authorization is
+// dropped, so a backend may trust them (grpc-gateway appends them).
+// x-forwarded-for is every X-Forwarded-For line of the request, then the
+// peer's address; x-forwarded-host is the request's Host, or the
+// X-Forwarded-Host of a peer named by WithTrustedProxies.
+// Grpc-Timeout sets the deadline. Header metadata a method sets
+// (grpc.SetHeader, grpc.SendHeader) is sent as Grpc-Metadata-K headers,
+// and trailer metadata (grpc.SetTrailer) as Grpc-Trailer-K trailers when
+// the request says "TE: trailers". grpc.Method and peer.FromContext work
+// in methods and interceptors.
 //
 // # Custom routes and middleware
 //

@@ -93,6 +93,7 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Headers.Incoming = g.cfg.incoming
 	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
 	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer
+	g.env.Headers.TrustedProxies = g.cfg.trustedProxies
 	g.env.Render.ErrorHandler = errorHandler
 	g.env.Render.Headers = &g.env.Headers
 	g.env.Render.StatusJSON = statusJSON

@@ -2,6 +2,7 @@ package protorest
 
 import (
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,7 @@ type config struct {
 	autoMap         bool
 	panicHook       func(method string, value any, stack []byte)
 	cors            *cors.Policy
+	trustedProxies  []netip.Prefix
 	compress        func(http.Handler) http.HandlerFunc
 }
 
@@ -259,4 +261,26 @@ func WithAutoMapping() Option {
 // logged with log/slog.
 func WithPanicHook(h func(method string, value any, stack []byte)) Option {
 	return optionFunc(func(c *config) { c.panicHook = h })
+}
+
+// WithTrustedProxies names the peers (CIDR prefixes, "10.0.0.0/8", or
+// addresses) whose X-Forwarded-Host header is believed: from them, it
+// becomes the x-forwarded-host metadata; from any other peer, that is the
+// request's Host. By default no peer is trusted. X-Forwarded-For is
+// always kept, with the peer's address appended. WithTrustedProxies
+// panics on what is not a prefix or an address.
+func WithTrustedProxies(cidrs ...string) Option {
+	var prefixes []netip.Prefix
+	for _, c := range cidrs {
+		pfx, err := netip.ParsePrefix(c)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(c)
+			if aerr != nil {
+				panic("protorest: WithTrustedProxies(" + strconv.Quote(c) + "): " + err.Error())
+			}
+			pfx = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		prefixes = append(prefixes, pfx.Masked())
+	}
+	return optionFunc(func(c *config) { c.trustedProxies = append(c.trustedProxies, prefixes...) })
 }

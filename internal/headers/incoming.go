@@ -11,10 +11,13 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// Metadata builds the incoming metadata a method sees for r: the headers the
-// policy's incoming matcher takes, Authorization as authorization, and
-// x-forwarded-host and x-forwarded-for. Hop-by-hop headers and keys the
-// gRPC protocol reserves are never taken from a client.
+// Metadata builds the incoming metadata a method sees for r: the headers
+// the policy's incoming matcher takes, Authorization as authorization, and
+// x-forwarded-host and x-forwarded-for. Hop-by-hop and Proxy-* headers and
+// keys the gRPC protocol reserves are never taken from a client, nor are
+// the keys the gateway owns (see owned) from anything but the headers
+// they stand for.
+
 func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	total := 2 // the forwarded host and for
 	for _, vs := range r.Header {
@@ -22,7 +25,7 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	}
 	mb := mdBuilder{md: make(metadata.MD, len(r.Header)+2), backing: make([]string, 0, total)}
 	for key, vals := range r.Header {
-		if hopByHop[key] || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
+		if hopByHop[key] || strings.HasPrefix(key, "Proxy-") || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
 			continue
 		}
 		if key == "Authorization" {
@@ -36,7 +39,7 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 		if !ok {
 			continue
 		}
-		if !validMetadataKey(name) || isReservedKey(name) {
+		if !validMetadataKey(name) || isReservedKey(name) || owned(name) && name != permanentMetadataKeys[key] {
 			continue
 		}
 		for _, v := range vals {
@@ -54,19 +57,40 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	}
 	// Forwarded values that are not valid metadata are replaced, as if
 	// absent: a backend would fail the call with INTERNAL over them.
-	if host := r.Header.Get("X-Forwarded-Host"); host != "" && validMetadataValue(host) {
+	host := r.Host
+	if fwd := r.Header.Get("X-Forwarded-Host"); fwd != "" && validMetadataValue(fwd) && p.trusted(r.RemoteAddr) {
+		host = fwd
+	}
+	if host != "" && validMetadataValue(host) {
 		mb.set("x-forwarded-host", host)
-	} else if r.Host != "" && validMetadataValue(r.Host) {
-		mb.set("x-forwarded-host", r.Host)
 	}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" && validMetadataValue(fwd) {
-			mb.set("x-forwarded-for", fwd+", "+ip)
-		} else {
-			mb.set("x-forwarded-for", ip)
-		}
+		mb.set("x-forwarded-for", forwardedFor(r.Header.Values("X-Forwarded-For"), ip))
 	}
 	return mb.md, nil
+}
+
+// forwardedFor is the client's X-Forwarded-For lines, all of them, joined
+// as one list, with the peer's address appended; a line that is not valid
+// metadata is left out.
+func forwardedFor(lines []string, peer string) string {
+	if len(lines) == 0 {
+		return peer
+	}
+	n := len(peer)
+	for _, l := range lines {
+		n += len(l) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && validMetadataValue(l) {
+			b.WriteString(l)
+			b.WriteString(", ")
+		}
+	}
+	b.WriteString(peer)
+	return b.String()
 }
 
 // mdBuilder fills metadata whose single values share one backing array:
@@ -94,9 +118,15 @@ func (b *mdBuilder) set(key, v string) {
 	b.add(key, v)
 }
 
-// isReservedKey reports keys that only the gRPC transport may set.
+// isReservedKey reports keys that only the gRPC transport may set, and
+// the names of hop-by-hop and proxy headers, which never cross the
+// gateway under any name.
 func isReservedKey(k string) bool {
-	return strings.HasPrefix(k, "grpc-") || k == "te" || k == "content-type" || k == "user-agent" || k == "connection"
+	switch k {
+	case "te", "content-type", "user-agent", "connection", "keep-alive", "transfer-encoding", "upgrade", "trailer":
+		return true
+	}
+	return strings.HasPrefix(k, "grpc-") || strings.HasPrefix(k, "proxy-")
 }
 
 func validMetadataKey(k string) bool {

@@ -6,6 +6,7 @@ package headers
 
 import (
 	"net/http"
+	"net/netip"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ type Policy struct {
 	Incoming        Matcher
 	OutgoingHeader  Matcher
 	OutgoingTrailer Matcher
+	// TrustedProxies are the peers whose X-Forwarded-Host is believed;
+	// from any other, x-forwarded-host is the request's Host.
+	TrustedProxies []netip.Prefix
 }
 
 // permanentHeaders are the IANA permanent HTTP message headers that
@@ -41,11 +45,12 @@ var permanentHeaders = map[string]bool{
 	"If-Match": true, "If-Modified-Since": true, "If-None-Match": true,
 	"If-Range": true, "If-Schedule-Tag-Match": true, "If-Unmodified-Since": true,
 	"Max-Forwards": true, "Origin": true, "Pragma": true, "Prefer": true,
-	"Proxy-Authorization": true, "Range": true, "Referer": true, "User-Agent": true,
+	"Range": true, "Referer": true, "User-Agent": true,
 	"Via": true, "Warning": true,
 }
 
-// hopByHop headers describe one connection and never become metadata.
+// hopByHop headers describe one connection and never become metadata;
+// nor does any Proxy-* header (credentials for a proxy, not the backend).
 var hopByHop = map[string]bool{
 	"Connection": true, "Keep-Alive": true, "Proxy-Connection": true,
 	"Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true,
@@ -98,4 +103,31 @@ func (p *Policy) metadataKey(key string) (string, bool) {
 	}
 	name, ok := match(key)
 	return strings.ToLower(name), ok
+}
+
+// owned reports the metadata keys that only the gateway sets: the
+// permanent headers' grpcgateway-*, authorization (from Authorization)
+// and x-forwarded-*. Backends trust them to come from the gateway, so no
+// client header (Grpc-Metadata-Authorization,
+// Grpc-Metadata-Grpcgateway-Cookie, …) may create or extend one.
+func owned(key string) bool {
+	return key == "authorization" || strings.HasPrefix(key, "grpcgateway-") || strings.HasPrefix(key, "x-forwarded-")
+}
+
+// trusted reports whether the peer at remoteAddr is a trusted proxy.
+func (p *Policy) trusted(remoteAddr string) bool {
+	if len(p.TrustedProxies) == 0 {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := ap.Addr().Unmap()
+	for _, pfx := range p.TrustedProxies {
+		if pfx.Contains(ip) {
+			return true
+		}
+	}
+	return false
 }
