@@ -23,6 +23,47 @@ GOBIN="$work/bin" go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@$GRPCU
 grpcurl="$work/bin/grpcurl"
 go build -o "$work/protorest" ./cmd/protorest
 
+# The README's install lines. "go install
+# github.com/protorest/protorest/cmd/protorest@latest" and "go get
+# github.com/protorest/protorest" cannot run here: they fetch the module as
+# published, which this checkout is not. The same package is installed
+# from the checkout instead, and the import line is compiled against it
+# with a replace directive. (CI sets -buildvcs=false, so these binaries
+# report "(devel)" and an unknown revision: only the Go version is certain.)
+gover=$(go env GOVERSION)
+out=$(go run ./cmd/protorest version)
+contains "go run ./cmd/protorest version: the Go version" "$out" $'\ngo        '"$gover "
+if [[ "${out%%$'\n'*}" =~ ^protorest\ (\(devel\)|v[0-9][^\ ]*)$ ]]; then
+  pass "go run ./cmd/protorest version: protorest (devel) or vX.Y.Z"
+else
+  fail "go run ./cmd/protorest version: protorest (devel) or vX.Y.Z"; echo "  got:  ${out%%$'\n'*}"
+fi
+GOBIN="$work/gobin" go install ./cmd/protorest
+out=$("$work/gobin/protorest" version)
+contains "go install ./cmd/protorest; protorest version: the Go version" "$out" $'\ngo        '"$gover "
+# The module version and revision are what the toolchain recorded.
+bi=$(go version -m "$work/gobin/protorest")
+rev=$(awk '$1 == "build" && $2 ~ /^vcs\.revision=/ { sub(/^vcs\.revision=/, "", $2); print $2 }' <<<"$bi")
+dirty=$(awk '$1 == "build" && $2 == "vcs.modified=true" { print "-dirty" }' <<<"$bi")
+check "go install ./cmd/protorest; protorest version: module version and revision" "$(head -n2 <<<"$out")" \
+  "protorest $(awk '$1 == "mod" { print $3 }' <<<"$bi")"$'\n'"revision  ${rev:-unknown}$dirty"
+check "protorest --version is protorest version" "$("$work/gobin/protorest" --version)" "$out"
+mkdir "$work/app"
+cat >"$work/app/main.go" <<'GO'
+package main
+
+import "github.com/protorest/protorest"
+
+func main() { _ = protorest.NewGateway() }
+GO
+if (repo=$PWD && cd "$work/app" && go mod init example.com/app &&
+  go mod edit -require github.com/protorest/protorest@v0.0.0 -replace "github.com/protorest/protorest=$repo" &&
+  go mod tidy && go build -o /dev/null .) >"$work/app.log" 2>&1; then
+  pass "import \"github.com/protorest/protorest\" builds"
+else
+  fail "import \"github.com/protorest/protorest\" builds"; cat "$work/app.log"
+fi
+
 "$work/protorest" demo -grpc ":$GRPC_PORT" -http ":$HTTP_PORT" >"$work/demo.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do

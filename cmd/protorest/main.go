@@ -5,6 +5,7 @@
 //
 //	protorest serve --upstream ADDR [flags]   serve a gRPC server as HTTP/JSON
 //	protorest demo [flags]                     run the example services on a gRPC and an HTTP port
+//	protorest version                          print the version, VCS revision and Go version
 //
 // Run "protorest COMMAND -help" for a command's flags.
 package main
@@ -32,6 +33,7 @@ Commands:
 
 	serve   serve the gRPC services of an upstream server as HTTP/JSON
 	demo    run the example services: gRPC on :9090, HTTP/JSON on :9091
+	version print the version, VCS revision and Go version (also --version)
 
 Run "protorest <command> --help" for the flags of a command.
 `
@@ -56,6 +58,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitCode(runDemo(ctx, args[1:], stdout, stderr), "demo", stderr)
 	case "serve":
 		return exitCode(runServe(ctx, args[1:], stdout, stderr), "serve", stderr)
+	case "version", "-version", "--version":
+		return exitCode(runVersion(args[1:], stdout), "version", stderr)
 	}
 	fmt.Fprintf(stderr, "protorest: unknown command %q\n\n%s", args[0], usage)
 	return 2
