@@ -31,10 +31,10 @@ func TestAccessLog(t *testing.T) {
 	upstreamAt(t, addr, true)
 	s := startServe(t, "--upstream", addr, "--log-format", "json")
 	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
-	s.do(t, "GET", "/v1/books/", "")                                 // 400 from the upstream
-	s.do(t, "GET", "/no/such/route", "")                             // 404 from the gateway
-	s.do(t, "DELETE", "/api/v1/example/upper", "")                   // 405
-	s.do(t, "GET", "/healthz", "")                                   // a custom route
+	s.do(t, "GET", "/v1/books/", "")                                  // 400 from the upstream
+	s.do(t, "GET", "/no/such/route", "")                              // 404 from the gateway
+	s.do(t, "DELETE", "/api/v1/example/upper", "")                    // 405
+	s.do(t, "GET", "/healthz", "")                                    // a custom route
 	s.do(t, "GET", "/api/v1/example/watch?count=2&intervalMs=10", "") // a stream
 	want := []struct {
 		method, path, route string

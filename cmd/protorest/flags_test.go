@@ -25,7 +25,9 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		check func(c *serveConfig) any // what to compare with want
 		want  any
 	}{
-		{"defaults", nil, nil, func(c *serveConfig) any { return []any{c.listen, c.maxBody, c.maxDepth, c.accessLog, c.grpcProxy, c.logFormat} },
+		{"defaults", nil, nil, func(c *serveConfig) any {
+			return []any{c.listen, c.maxBody, c.maxDepth, c.accessLog, c.grpcProxy, c.logFormat}
+		},
 			[]any{":8080", int64(4 << 20), 100, true, true, "text"}},
 		{"env sets a flag", nil, map[string]string{"PROTOREST_LISTEN": ":9999"}, func(c *serveConfig) any { return c.listen }, ":9999"},
 		{"the command line wins", []string{"--listen", ":7777"}, map[string]string{"PROTOREST_LISTEN": ":9999"}, func(c *serveConfig) any { return c.listen }, ":7777"},
