@@ -168,6 +168,7 @@ func freeAddr(t *testing.T) string {
 type served struct {
 	url            string
 	stdout, stderr *syncBuffer
+	client         *http.Client // nil: http.DefaultClient
 }
 
 // startServe runs "protorest serve args... --listen 127.0.0.1:0" until
@@ -204,7 +205,11 @@ func (s *served) do(t *testing.T, method, path, body string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := s.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
