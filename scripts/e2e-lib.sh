@@ -25,3 +25,30 @@ free_port() {
 need_curl() {
   command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
 }
+
+# need_openssl: install the openssl CLI with apt-get when it is missing.
+need_openssl() {
+  command -v openssl >/dev/null || { apt-get update -qq && apt-get install -y -qq openssl; }
+}
+
+# make_ca DIR NAME: a throwaway CA, DIR/NAME.pem and DIR/NAME.key (made at
+# test time; no certificate is committed).
+make_ca() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+    -subj "/CN=e2e $2" -keyout "$1/$2.key" -out "$1/$2.pem" 2>/dev/null
+}
+
+# issue_cert DIR CA NAME SAN: DIR/NAME.pem and DIR/NAME.key, signed by
+# DIR/CA, for the subjectAltName SAN (e.g. DNS:localhost,IP:127.0.0.1), for
+# servers and clients alike, with a random serial number. The key is
+# written before the certificate, as a rotation would.
+issue_cert() {
+  local d=$1 ca=$2 name=$3 san=$4
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$name" \
+    -keyout "$d/$name.key.new" -out "$d/$name.csr" 2>/dev/null
+  printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$san" >"$d/$name.ext"
+  openssl x509 -req -in "$d/$name.csr" -CA "$d/$ca.pem" -CAkey "$d/$ca.key" \
+    -set_serial "0x$(openssl rand -hex 8)" -days 1 -extfile "$d/$name.ext" -out "$d/$name.pem.new" 2>/dev/null
+  mv "$d/$name.key.new" "$d/$name.key"
+  mv "$d/$name.pem.new" "$d/$name.pem"
+}

@@ -115,9 +115,10 @@ req() {
   body=$(cat "$work/resp.b")
 }
 
-# start_server NAME ADDRESS: a Python server; sets server_port.
+# start_server NAME ADDRESS [SERVER-ARGS...]: a Python server; sets
+# server_port.
 start_server() {
-  PYTHONPATH="$work/gen" "$py" -u "$root/e2e/python/server.py" "$2" --port-file "$work/$1.port" >"$work/$1.py.log" 2>&1 &
+  PYTHONPATH="$work/gen" "$py" -u "$root/e2e/python/server.py" "$2" --port-file "$work/$1.port" "${@:3}" >"$work/$1.py.log" 2>&1 &
   local pid=$!
   pids+=("$pid")
   for _ in $(seq 1 300); do
@@ -350,6 +351,49 @@ PY
 ) || true
 check "late: gRPC on the HTTP port" "$grpc_out" $'Via REST python done\nNOT_FOUND True'
 stop_gateway late
+
+# 6. A TLS upstream (grpc.ssl_server_credentials), fronted with
+#    --upstream-ca: reflection, REST, health and readiness over TLS.
+#    Certificates are made now with openssl; none is committed.
+need_openssl
+certs="$work/certs"; mkdir -p "$certs"
+make_ca "$certs" ca
+make_ca "$certs" client-ca
+issue_cert "$certs" ca server DNS:localhost,IP:127.0.0.1
+issue_cert "$certs" client-ca client DNS:protorest
+start_server tls 127.0.0.1:0 --tls-cert "$certs/server.pem" --tls-key "$certs/server.key"
+if start_gateway tls --upstream "localhost:$server_port" --upstream-ca "$certs/ca.pem"; then
+  exercise tls "$gateway_url"
+  req "$gateway_url/healthz"
+  check "tls: health over TLS" "$code $(jget "$body" connectivity)" "200 READY"
+  req "$gateway_url/readyz"
+  check "tls: ready" "$code" 200
+  stop_gateway tls
+fi
+
+# 7. The upstream requires a client certificate: refused without
+#    --upstream-cert, served with it.
+start_server mtls 127.0.0.1:0 --tls-cert "$certs/server.pem" --tls-key "$certs/server.key" --tls-client-ca "$certs/client-ca.pem"
+mtls_port=$server_port
+if start_gateway mtls --upstream "localhost:$mtls_port" --upstream-ca "$certs/ca.pem" \
+  --upstream-cert "$certs/client.pem" --upstream-key "$certs/client.key"; then
+  req -X POST -d '{"theme":"Secure"}' "$gateway_url/v1/shelves?shelfId=m1"
+  check "mtls: create over mutual TLS" "$code $(jget "$body" theme)" "200 Secure"
+  stop_gateway mtls
+fi
+port=$(free_port)
+"$work/protorest" serve --listen "127.0.0.1:$port" --upstream "localhost:$mtls_port" --upstream-ca "$certs/ca.pem" --load-timeout 2s >"$work/nocert.serve.log" 2>&1 &
+gateway_pid=$!
+pids+=("$gateway_pid")
+for _ in $(seq 1 100); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/livez")" == 200 ] && break
+  sleep 0.05
+done
+req "http://127.0.0.1:$port/readyz"
+check "mtls: not ready without a client certificate" "$code" 503
+req "http://127.0.0.1:$port/v1/shelves"
+check "mtls: 503 without a client certificate" "$code $(jget "$body" code)" "503 14"
+stop_gateway nocert
 
 if [ "$failed" -gt 0 ]; then
   for f in "$work"/*.serve.log; do

@@ -257,5 +257,108 @@ for _ in $(seq 1 100); do
 done
 stream_checks "serve: stream" "http://localhost:$SERVE_PORT"
 
+# protorest serve's knobs: usage errors, environment variables, probes,
+# TLS on the listener (HTTP/1.1, HTTP/2, gRPC on the same port, client
+# certificates, rotation).
+need_openssl
+serve_bg() { # LOG ARGS...: start serve in the background; sets bg_pid
+  local log=$1; shift
+  "$work/protorest" serve "$@" >"$log" 2>&1 &
+  bg_pid=$!
+  pids_knobs+=("$bg_pid")
+}
+# wait_http URL CURL-ARGS...: until URL answers (any status), or 10 s.
+wait_http() {
+  local url=$1; shift
+  for _ in $(seq 1 100); do
+    curl -s -o /dev/null "$@" "$url" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+pids_knobs=()
+trap 'for p in ${pids_knobs[@]+"${pids_knobs[@]}"}; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; kill "$serve2_pid" 2>/dev/null || true; wait "$serve2_pid" 2>/dev/null || true; cleanup' EXIT
+
+code=0; "$work/protorest" serve --bogus >/dev/null 2>"$work/usage.err" || code=$?
+check "serve: a bad flag exits 2" "$code" 2
+code=0; PROTOREST_UPSTREAM="localhost:$GRPC_PORT" PROTOREST_MAX_BODY_SIZE=lots "$work/protorest" serve >/dev/null 2>"$work/usage.err" || code=$?
+check "serve: a bad environment variable exits 2" "$code" 2
+contains "serve: the bad variable is named" "$(cat "$work/usage.err")" 'PROTOREST_MAX_BODY_SIZE="lots"'
+code=0; "$work/protorest" serve --upstream "localhost:$GRPC_PORT" --listen ":$GRPC_PORT" >/dev/null 2>"$work/usage.err" || code=$?
+check "serve: --listen equal to --upstream exits 2" "$code" 2
+out=$("$work/protorest" serve --help)
+contains "serve --help: default and variable of a flag" "$out" 'default :8080, $PROTOREST_LISTEN'
+
+# Environment variables in place of flags.
+P=$(free_port)
+PROTOREST_UPSTREAM="localhost:$GRPC_PORT" PROTOREST_LISTEN="127.0.0.1:$P" PROTOREST_LOG_FORMAT=json \
+  PROTOREST_SUCCESS_STATUS="example.v1.MySvc/Upper=201" serve_bg "$work/env.log"
+wait_http "http://127.0.0.1:$P/livez"
+out=$(curl -s -w ' %{http_code}' -X POST -d '{"msg":"env"}' "http://127.0.0.1:$P/api/v1/example/upper")
+check "serve: env vars (upstream, listen, success status)" "$out" '{"msg":"ENV"} 201'
+sleep 0.2
+contains "serve: env PROTOREST_LOG_FORMAT=json: an access log line" "$(cat "$work/env.log")" '"msg":"request","method":"POST","path":"/api/v1/example/upper","route":"/api/v1/example/upper","status":201,"grpc_code":"OK"'
+
+# Probes while the upstream is down.
+P=$(free_port)
+serve_bg "$work/down.log" --upstream "127.0.0.1:$(free_port)" --listen "127.0.0.1:$P"
+wait_http "http://127.0.0.1:$P/livez"
+check "serve: /livez 200 while the upstream is down" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P/livez")" 200
+out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$P/readyz")
+contains "serve: /readyz 503 while the upstream is down" "$out" '"status":"not ready"'
+check "serve: /readyz status" "${out##* }" 503
+
+# TLS on the listener, certificates made now with openssl.
+certs="$work/certs"; mkdir -p "$certs"
+make_ca "$certs" ca
+make_ca "$certs" client-ca
+issue_cert "$certs" ca server DNS:localhost,IP:127.0.0.1
+issue_cert "$certs" client-ca client DNS:client
+TLS_PORT=$(free_port)
+serve_bg "$work/tls.log" --upstream "localhost:$GRPC_PORT" --listen "127.0.0.1:$TLS_PORT" \
+  --tls-cert "$certs/server.pem" --tls-key "$certs/server.key"
+T="https://localhost:$TLS_PORT"
+wait_http "$T/livez" --cacert "$certs/ca.pem"
+out=$(curl -s --cacert "$certs/ca.pem" --http1.1 -w ' %{http_version}' -X POST -d '{"msg":"tls"}' "$T/api/v1/example/upper")
+check "serve TLS: curl --cacert over HTTP/1.1" "$out" '{"msg":"TLS"} 1.1'
+out=$(curl -s --cacert "$certs/ca.pem" --http2 -w ' %{http_version}' -X POST -d '{"msg":"tls"}' "$T/api/v1/example/upper")
+check "serve TLS: curl --cacert over HTTP/2" "$out" '{"msg":"TLS"} 2'
+code=0; curl -s -o /dev/null "$T/livez" || code=$?
+check "serve TLS: a client that does not trust the CA fails (curl exit 60)" "$code" 60
+out=$("$grpcurl" -cacert "$certs/ca.pem" -d '{"msg": "tls"}' "localhost:$TLS_PORT" example.v1.MySvc/Upper | tr -d ' \n')
+check "serve TLS: grpcurl -cacert to the same port" "$out" '{"msg":"TLS"}'
+sget --cacert "$certs/ca.pem" "$T/api/v1/example/watch?count=2&intervalMs=50"
+check "serve TLS: a stream" "$code $(ticks "$work/s.b" | tr '\n' ' ')" '200 {"result":{"seq":1,"time":"T"}} {"result":{"seq":2,"time":"T"}} '
+
+# serial: the serial number of the certificate served on the TLS port now.
+serial() { openssl s_client -connect "127.0.0.1:$TLS_PORT" -servername localhost </dev/null 2>/dev/null | openssl x509 -noout -serial; }
+before=$(serial)
+issue_cert "$certs" ca server DNS:localhost,IP:127.0.0.1
+want=$(openssl x509 -in "$certs/server.pem" -noout -serial)
+after=""
+for _ in $(seq 1 100); do
+  after=$(serial); [ "$after" == "$want" ] && break; sleep 0.1
+done
+if [ "$before" != "$want" ] && [ "$after" == "$want" ] && kill -0 "$bg_pid" 2>/dev/null; then
+  pass "serve TLS: a rotated certificate is served without a restart"
+else
+  fail "serve TLS: a rotated certificate is served without a restart"; echo "  before $before, after $after, want $want"
+fi
+out=$(curl -s --cacert "$certs/ca.pem" -X POST -d '{"msg":"rotated"}' "$T/api/v1/example/upper")
+check "serve TLS: served with the rotated certificate" "$out" '{"msg":"ROTATED"}'
+
+# Client certificates required.
+MTLS_PORT=$(free_port)
+serve_bg "$work/mtls.log" --upstream "localhost:$GRPC_PORT" --listen "127.0.0.1:$MTLS_PORT" \
+  --tls-cert "$certs/server.pem" --tls-key "$certs/server.key" --tls-client-ca "$certs/client-ca.pem"
+M="https://localhost:$MTLS_PORT"
+wait_http "$M/livez" --cacert "$certs/ca.pem" --cert "$certs/client.pem" --key "$certs/client.key"
+code=0; curl -s -o /dev/null --cacert "$certs/ca.pem" "$M/livez" || code=$?
+if [ "$code" -ne 0 ]; then pass "serve mTLS: a client without a certificate is refused (curl exit $code)"; else fail "serve mTLS: a client without a certificate is refused"; fi
+out=$(curl -s --cacert "$certs/ca.pem" --cert "$certs/client.pem" --key "$certs/client.key" -X POST -d '{"msg":"mtls"}' "$M/api/v1/example/upper")
+check "serve mTLS: a client with a certificate is served" "$out" '{"msg":"MTLS"}'
+out=$("$grpcurl" -cacert "$certs/ca.pem" -cert "$certs/client.pem" -key "$certs/client.key" -d '{"msg": "m"}' "localhost:$MTLS_PORT" example.v1.MySvc/Upper | tr -d ' \n')
+check "serve mTLS: grpcurl with a client certificate" "$out" '{"msg":"M"}'
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

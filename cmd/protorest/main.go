@@ -66,14 +66,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // exitCode reports err of a command on stderr, in one line, and returns
-// the exit status.
+// the exit status: 2 for bad usage (Go's convention, as go and gofmt
+// exit), 1 for a failure at run time.
 func exitCode(err error, command string, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	}
 	fmt.Fprintf(stderr, "protorest %s: %s\n", command, strings.TrimPrefix(err.Error(), "protorest: "))
+	var usage usageError
+	if errors.As(err, &usage) {
+		return 2
+	}
 	return 1
+}
+
+// usageError is a mistake on the command line or in the environment: an
+// unknown flag, a bad value, a missing or contradictory flag.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// usagef returns a usageError.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
 }
 
 // parseFlags parses args into fset. --help prints usage on stdout and
@@ -87,9 +103,9 @@ func parseFlags(fset *flag.FlagSet, args []string, usage string, stdout io.Write
 		fmt.Fprint(stdout, usage)
 		return err
 	case err != nil:
-		return fmt.Errorf("%w (see protorest %s --help)", err, fset.Name())
+		return usagef("%w (see protorest %s --help)", err, fset.Name())
 	case fset.NArg() > 0:
-		return fmt.Errorf("unexpected argument %q (see protorest %s --help)", fset.Arg(0), fset.Name())
+		return usagef("unexpected argument %q (see protorest %s --help)", fset.Arg(0), fset.Name())
 	}
 	return nil
 }

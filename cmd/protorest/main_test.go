@@ -41,9 +41,9 @@ func TestUsage(t *testing.T) {
 		{args: []string{"--help"}, code: 0, out: "demo"},
 		{args: []string{"demo", "-h"}, code: 0, out: "Usage: protorest demo"},
 		{args: []string{"serve", "--help"}, code: 0, out: "Usage: protorest serve"},
-		{args: []string{"serve", "--bogus"}, code: 1, errIn: "protorest serve: flag provided but not defined: -bogus (see protorest serve --help)"},
+		{args: []string{"serve", "--bogus"}, code: 2, errIn: "protorest serve: flag provided but not defined: -bogus (see protorest serve --help)"},
 		{args: []string{"nope"}, code: 2, errIn: `unknown command "nope"`},
-		{args: []string{"demo", "extra"}, code: 1, errIn: `unexpected argument "extra"`},
+		{args: []string{"demo", "extra"}, code: 2, errIn: `unexpected argument "extra"`},
 		{args: []string{"demo", "-http", "256.0.0.1:bad"}, code: 1, errIn: "protorest demo:"},
 	}
 	for _, tt := range tests {

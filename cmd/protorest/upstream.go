@@ -15,8 +15,9 @@ import (
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
-	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/credentials"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest"
@@ -33,13 +34,27 @@ var reconnectBackoff = backoff.Config{
 
 // dialUpstream returns a client connection to target: host:port,
 // dns:///name:port (balanced round robin over its addresses) or
-// unix:///path.
-func dialUpstream(target string) (*grpc.ClientConn, error) {
-	return grpc.NewClient(target,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+// unix:///path, with creds, receiving messages of up to maxRecv bytes,
+// and adding the metadata pairs md to every call: REST and proxied gRPC
+// calls, reflection and health checks alike, since all go through it.
+func dialUpstream(target string, creds credentials.TransportCredentials, maxRecv int, md []string) (*grpc.ClientConn, error) {
+	opts := []grpc.DialOption{
+		grpc.WithTransportCredentials(creds),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
-	)
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecv)),
+	}
+	if len(md) > 0 {
+		opts = append(opts,
+			grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+				return invoker(metadata.AppendToOutgoingContext(ctx, md...), method, req, reply, cc, opts...)
+			}),
+			grpc.WithChainStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+				return streamer(metadata.AppendToOutgoingContext(ctx, md...), desc, cc, method, opts...)
+			}),
+		)
+	}
+	return grpc.NewClient(target, opts...)
 }
 
 // upstream keeps a gateway's routes in step with the upstream server.

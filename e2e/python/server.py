@@ -1,11 +1,13 @@
 """An in-memory shelf.v1.Shelves server on grpcio, for scripts/e2e-python.sh.
 
-    python server.py ADDRESS [--port-file FILE]
+    python server.py ADDRESS [--port-file FILE] [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]
 
 ADDRESS is host:port (port 0 picks a free one) or unix:/abs/path.sock (also
 unix:///abs/path.sock). Once serving, the bound port (0 for a Unix socket)
 is written to FILE, through a temporary file, so a reader never sees half
-of it. The code generated from e2e/python/proto (shelf/v1/shelf_pb2.py and
+of it. With --tls-cert and --tls-key it serves TLS
+(grpc.ssl_server_credentials), and with --tls-client-ca it requires client
+certificates signed by that CA. The code generated from e2e/python/proto (shelf/v1/shelf_pb2.py and
 shelf_pb2_grpc.py) must be on PYTHONPATH.
 
 What the test looks for:
@@ -204,12 +206,25 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("address", help="host:port or unix:/abs/path.sock")
     parser.add_argument("--port-file", help="write the bound port here once serving")
+    parser.add_argument("--tls-cert", help="serve TLS with this certificate chain (PEM)")
+    parser.add_argument("--tls-key", help="the private key (PEM) of --tls-cert")
+    parser.add_argument("--tls-client-ca", help="require client certificates signed by this CA (PEM)")
     args = parser.parse_args()
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     shelf_pb2_grpc.add_ShelvesServicer_to_server(Shelves(), server)
     reflection.enable_server_reflection((SERVICE, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(args.address)
+    if args.tls_cert:
+        with open(args.tls_key, "rb") as k, open(args.tls_cert, "rb") as c:
+            pair = (k.read(), c.read())
+        ca = None
+        if args.tls_client_ca:
+            with open(args.tls_client_ca, "rb") as f:
+                ca = f.read()
+        creds = grpc.ssl_server_credentials([pair], root_certificates=ca, require_client_auth=ca is not None)
+        port = server.add_secure_port(args.address, creds)
+    else:
+        port = server.add_insecure_port(args.address)
     if port == 0 and not args.address.startswith("unix:"):
         sys.exit(f"server.py: cannot listen on {args.address}")
     server.start()

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/protorest/protorest"
+)
+
+// check reports the first contradiction or malformed value of the config.
+func (c *serveConfig) check() error {
+	switch {
+	case c.upstream == "":
+		return errors.New("--upstream is required")
+	case c.descriptorSet != "" && len(c.protos) > 0:
+		return errors.New("--descriptor-set and --proto are alternatives: give one")
+	case len(c.importPaths) > 0 && len(c.protos) == 0:
+		return errors.New("--import-path needs --proto")
+	case c.loadTimeout <= 0:
+		return errors.New("--load-timeout must be positive")
+	case c.reloadInterval < 0:
+		return errors.New("--reload-interval must not be negative")
+	case c.drainTimeout < 0:
+		return errors.New("--drain-timeout must not be negative")
+	case c.maxDepth <= 0:
+		return errors.New("--max-json-depth must be positive")
+	case (c.tlsCert == "") != (c.tlsKey == ""):
+		return errors.New("--tls-cert and --tls-key go together: give both")
+	case c.tlsClientCA != "" && c.tlsCert == "":
+		return errors.New("--tls-client-ca needs --tls-cert and --tls-key")
+	case (c.upstreamCert == "") != (c.upstreamKey == ""):
+		return errors.New("--upstream-cert and --upstream-key go together: give both")
+	}
+	paths := map[string]string{}
+	for _, p := range []struct{ flag, path string }{{"health-path", c.healthPath}, {"livez-path", c.livezPath}, {"readyz-path", c.readyzPath}} {
+		if p.path == "" {
+			continue
+		}
+		if !strings.HasPrefix(p.path, "/") {
+			return fmt.Errorf("--%s %q: must start with /", p.flag, p.path)
+		}
+		if other, ok := paths[p.path]; ok {
+			return fmt.Errorf("--%s and --%s are both %q", other, p.flag, p.path)
+		}
+		paths[p.path] = p.flag
+	}
+	for _, s := range c.successStatus {
+		if _, _, err := parseSuccessStatus(s); err != nil {
+			return fmt.Errorf("--success-status %q: %v", s, err)
+		}
+	}
+	if _, err := upstreamMetadata(c.upstreamHeaders); err != nil {
+		return err
+	}
+	for _, h := range []struct {
+		flag  string
+		names []string
+	}{{"incoming-header", c.incomingHeaders}, {"outgoing-header", c.outgoingHeaders}} {
+		for _, n := range h.names {
+			if err := checkHeaderName(n); err != nil {
+				return fmt.Errorf("--%s %q: %v", h.flag, n, err)
+			}
+		}
+	}
+	return checkNotSelf(c.listen, c.upstream)
+}
+
+// parseSuccessStatus splits "pkg.Svc/Method=201".
+func parseSuccessStatus(s string) (method string, code int, err error) {
+	method, num, ok := strings.Cut(s, "=")
+	if !ok || !strings.Contains(strings.TrimPrefix(method, "/"), "/") {
+		return "", 0, errors.New("want pkg.Service/Method=CODE")
+	}
+	code, err = strconv.Atoi(num)
+	if err != nil || code < 200 || code > 299 {
+		return "", 0, errors.New("the code must be a success status, 200 to 299")
+	}
+	return method, code, nil
+}
+
+// upstreamMetadata turns --upstream-header's "key:value" items into
+// metadata pairs, keys in lower case.
+func upstreamMetadata(items []string) ([]string, error) {
+	var kv []string
+	for _, item := range items {
+		k, v, ok := strings.Cut(item, ":")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--upstream-header %q: want KEY:VALUE", item)
+		}
+		if err := checkMetadataKey(k); err != nil {
+			return nil, fmt.Errorf("--upstream-header %q: %v", item, err)
+		}
+		kv = append(kv, k, strings.TrimSpace(v))
+	}
+	return kv, nil
+}
+
+// checkMetadataKey accepts the keys gRPC allows a caller to send.
+func checkMetadataKey(k string) error {
+	if strings.HasPrefix(k, "grpc-") {
+		return errors.New("grpc- keys are reserved by gRPC")
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("%q is not allowed in a metadata key (a-z, 0-9, -, _ and .)", r)
+		}
+	}
+	return nil
+}
+
+// checkHeaderName accepts a header name, or a prefix of one followed by *.
+func checkHeaderName(n string) error {
+	name := strings.TrimSuffix(n, "*")
+	if name == "" {
+		return errors.New("empty name")
+	}
+	return checkMetadataKey(strings.ToLower(name))
+}
+
+// headerListMatches reports whether key is in names (case-insensitive; a
+// name ending in * matches a prefix).
+func headerListMatches(names []string, key string) bool {
+	for _, n := range names {
+		if p, ok := strings.CutSuffix(n, "*"); ok {
+			if len(key) >= len(p) && strings.EqualFold(key[:len(p)], p) {
+				return true
+			}
+		} else if strings.EqualFold(n, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxUpstreamMessageSize is the receive limit of the upstream connection:
+// the flag, or 64 MiB, raised to the body limit (no limit: as large as
+// gRPC allows).
+func (c *serveConfig) maxUpstreamMessageSize() int {
+	switch {
+	case c.maxUpstreamMessage > 0:
+		return int(min(c.maxUpstreamMessage, math.MaxInt32))
+	case c.maxBody <= 0:
+		return math.MaxInt32
+	}
+	return int(min(max(c.maxBody, defaultMaxUpstreamMessage), math.MaxInt32))
+}
+
+// gatewayOptions are the library options the flags ask for.
+func (c *serveConfig) gatewayOptions() []protorest.Option {
+	opts := []protorest.Option{
+		protorest.WithMarshalOptions(protojson.MarshalOptions{UseProtoNames: c.protoNames, EmitUnpopulated: !c.omitDefaults, UseEnumNumbers: c.enumNumbers}),
+		protorest.WithIgnoredQueryParameters(c.ignoredQuery...),
+		protorest.WithMaxRequestBodySize(c.maxBody),
+		protorest.WithMaxJSONDepth(c.maxDepth),
+	}
+	if c.autoMap {
+		opts = append(opts, protorest.WithAutoMapping())
+	}
+	if c.ignoreUnknown {
+		opts = append(opts, protorest.WithDiscardUnknownQueryParameters())
+	}
+	switch c.unescape {
+	case "all-except-reserved":
+		opts = append(opts, protorest.WithPathUnescaping(protorest.UnescapeAllExceptReserved))
+	case "all":
+		opts = append(opts, protorest.WithPathUnescaping(protorest.UnescapeAll))
+	}
+	if c.literalPlus {
+		opts = append(opts, protorest.WithLiteralPlusInQuery())
+	}
+	if c.strictSlash {
+		opts = append(opts, protorest.WithStrictTrailingSlash())
+	}
+	for _, s := range c.successStatus {
+		method, code, _ := parseSuccessStatus(s) // checked
+		opts = append(opts, protorest.WithSuccessStatus(method, code))
+	}
+	if len(c.websocketOrigs) > 0 {
+		opts = append(opts, protorest.WithWebSocketOrigins(c.websocketOrigs...))
+	}
+	if names := c.incomingHeaders; len(names) > 0 {
+		opts = append(opts, protorest.WithIncomingHeaderMatcher(func(key string) (string, bool) {
+			if headerListMatches(names, key) {
+				return strings.ToLower(key), true
+			}
+			return protorest.DefaultHeaderMatcher(key)
+		}))
+	}
+	if names := c.outgoingHeaders; len(names) > 0 {
+		opts = append(opts, protorest.WithOutgoingHeaderMatcher(func(key string) (string, bool) {
+			if headerListMatches(names, key) {
+				return http.CanonicalHeaderKey(key), true
+			}
+			return protorest.MetadataHeaderPrefix + key, true
+		}))
+	}
+	return opts
+}
+
+// source is where the descriptors come from, per the flags, and whether
+// that is the upstream's server reflection.
+func (c *serveConfig) source() (opt protorest.RemoteOption, from string, reflection bool) {
+	switch {
+	case c.descriptorSet != "":
+		return protorest.WithDescriptorSetFile(c.descriptorSet, c.services...), "descriptor set " + c.descriptorSet, false
+	case len(c.protos) > 0:
+		return protorest.WithProtoFiles(c.importPaths, c.protos, c.services...), "proto files", false
+	}
+	return protorest.WithReflection(c.services...), "server reflection", true
+}

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"time"
+)
+
+const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
+
+Serve the gRPC services of an upstream server as HTTP/JSON, following their
+google.api.http annotations. Descriptors come from the upstream's server
+reflection unless --descriptor-set or --proto says otherwise. gRPC calls
+to the same port are proxied to the upstream unchanged.
+
+If the upstream is down at start, protorest serves anyway: requests get
+503 UNAVAILABLE until the upstream answers. Routes are reloaded when the
+upstream reconnects (it may have restarted with new services), on SIGHUP,
+and every --reload-interval. SIGTERM or SIGINT drains requests in flight,
+then exits.
+
+Every flag can also be set by the environment variable after its default
+($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
+flag on the command line wins. A repeatable flag's variable is a
+comma-separated list. Bad usage exits 2, a failure at run time 1.
+
+Examples:
+
+  protorest serve --upstream localhost:50051
+  protorest serve --upstream unix:///run/app.sock --listen :8080
+  protorest serve --upstream dns:///app:50051 --descriptor-set app.binpb
+  protorest serve --upstream localhost:50051 \
+      --import-path proto --proto app/v1/app.proto
+  protorest serve --upstream app:50051 --upstream-ca ca.pem \
+      --tls-cert cert.pem --tls-key key.pem
+`
+
+// defaultMaxUpstreamMessage is the default limit on a message received
+// from the upstream: the same-port gRPC proxy's limit.
+const defaultMaxUpstreamMessage = 64 << 20
+
+// serveConfig is the parsed command line of serve.
+type serveConfig struct {
+	// Upstream and descriptors.
+	upstream       string
+	descriptorSet  string
+	protos         []string
+	importPaths    []string
+	services       []string
+	loadTimeout    time.Duration
+	reloadInterval time.Duration
+	autoMap        bool
+
+	// Upstream connection.
+	upstreamTLS        bool
+	upstreamCA         string
+	upstreamCert       string
+	upstreamKey        string
+	upstreamServerName string
+	upstreamHeaders    []string
+	maxUpstreamMessage int64 // 0: the default
+
+	// TLS on the listener.
+	tlsCert     string
+	tlsKey      string
+	tlsClientCA string
+
+	// Serving.
+	listen       string
+	grpcProxy    bool
+	drainTimeout time.Duration
+	healthPath   string
+	livezPath    string
+	readyzPath   string
+
+	// JSON and requests.
+	protoNames     bool
+	omitDefaults   bool
+	enumNumbers    bool
+	ignoreUnknown  bool
+	ignoredQuery   []string
+	unescape       string
+	literalPlus    bool
+	strictSlash    bool
+	successStatus  []string
+	websocketOrigs []string
+
+	// Limits.
+	maxBody  int64
+	maxDepth int
+
+	// Headers.
+	incomingHeaders []string
+	outgoingHeaders []string
+
+	// Logging.
+	logFormat string
+	logLevel  string
+	accessLog bool
+}
+
+// serveFlags is serve's flag table, bound to c: the order of --help.
+func serveFlags(c *serveConfig) []flagSpec {
+	const (
+		up   = "Upstream and descriptors"
+		conn = "Upstream connection"
+		tls  = "TLS on the listener"
+		srv  = "Serving"
+		js   = "JSON and requests"
+		lim  = "Limits"
+		hdr  = "Headers"
+		logs = "Logging"
+	)
+	return []flagSpec{
+		{group: up, name: "upstream", arg: "ADDR", value: stringValue{&c.upstream}, def: "none, required",
+			help: "gRPC address of the upstream: host:port, dns:///name:port (round robin) or unix:///path"},
+		{group: up, name: "descriptor-set", arg: "FILE", value: stringValue{&c.descriptorSet},
+			help: "read descriptors from a FileDescriptorSet (buf build -o FILE, or protoc --include_imports --descriptor_set_out FILE) instead of server reflection"},
+		{group: up, name: "proto", arg: "FILE", value: listValue{&c.protos}, repeat: true,
+			help: "compile this .proto file instead of using server reflection; google/api and well-known imports resolve by themselves"},
+		{group: up, name: "import-path", arg: "DIR", value: listValue{&c.importPaths}, repeat: true, def: ".",
+			help: "where --proto files and their imports resolve"},
+		{group: up, name: "service", arg: "NAME", value: listValue{&c.services}, repeat: true, def: "all",
+			help: "serve only this service, by full name"},
+		{group: up, name: "load-timeout", arg: "DUR", value: durationValue{&c.loadTimeout},
+			help: "time limit for loading descriptors"},
+		{group: up, name: "reload-interval", arg: "DUR", value: durationValue{&c.reloadInterval}, def: "0s: never",
+			help: "also reload the routes this often"},
+		{group: up, name: "auto-map", value: boolValue{&c.autoMap},
+			help: `also route methods that have no google.api.http rule: POST /package.Service/Method, body "*"`},
+
+		{group: conn, name: "upstream-tls", value: boolValue{&c.upstreamTLS},
+			help: "connect to the upstream with TLS, trusting the system's roots"},
+		{group: conn, name: "upstream-ca", arg: "FILE", value: stringValue{&c.upstreamCA},
+			help: "connect with TLS, trusting the CA certificates (PEM) in FILE; implies --upstream-tls"},
+		{group: conn, name: "upstream-cert", arg: "FILE", value: stringValue{&c.upstreamCert},
+			help: "client certificate (PEM) for mutual TLS with the upstream; needs --upstream-key, implies --upstream-tls"},
+		{group: conn, name: "upstream-key", arg: "FILE", value: stringValue{&c.upstreamKey},
+			help: "private key (PEM) of --upstream-cert"},
+		{group: conn, name: "upstream-server-name", arg: "NAME", value: stringValue{&c.upstreamServerName}, def: "the host of --upstream",
+			help: "name the upstream's certificate must have; implies --upstream-tls"},
+		{group: conn, name: "upstream-header", arg: "KEY:VALUE", value: listValue{&c.upstreamHeaders}, repeat: true,
+			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
+		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "64MiB, or --max-body-size if larger",
+			help: "largest message accepted from the upstream. grpc-go's 4MiB default would cap REST responses (a list of 4MiB fails); 64MiB is the same-port gRPC proxy's limit, and a response is never held to less than the largest request body"},
+
+		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
+			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},
+		{group: tls, name: "tls-key", arg: "FILE", value: stringValue{&c.tlsKey},
+			help: "private key (PEM) of --tls-cert"},
+		{group: tls, name: "tls-client-ca", arg: "FILE", value: stringValue{&c.tlsClientCA}, def: "none: no client certificates",
+			help: "require client certificates signed by a CA (PEM) in FILE (mutual TLS); a client without one is refused"},
+
+		{group: srv, name: "listen", arg: "ADDR", value: stringValue{&c.listen},
+			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
+		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
+			help: "proxy gRPC calls on the HTTP port to the upstream (--grpc-proxy=false to turn it off)"},
+		{group: srv, name: "drain-timeout", arg: "DUR", value: durationValue{&c.drainTimeout},
+			help: "how long SIGTERM waits for requests in flight"},
+		{group: srv, name: "health-path", arg: "PATH", value: stringValue{&c.healthPath},
+			help: `path of the health report (connectivity, upstream gRPC health, routes): 200 when all is well, else 503; "" for none`},
+		{group: srv, name: "livez-path", arg: "PATH", value: stringValue{&c.livezPath},
+			help: `liveness probe: 200 while the process serves, even with the upstream down; "" for none`},
+		{group: srv, name: "readyz-path", arg: "PATH", value: stringValue{&c.readyzPath},
+			help: `readiness probe: 200 when the routes are loaded and the upstream connection is ready, else 503 with the reason; "" for none`},
+
+		{group: js, name: "proto-names", value: boolValue{&c.protoNames},
+			help: "write JSON field names as in the .proto (false: lowerCamelCase)"},
+		{group: js, name: "omit-defaults", value: boolValue{&c.omitDefaults},
+			help: "leave fields with default values out of responses (false: emit them)"},
+		{group: js, name: "enum-numbers", value: boolValue{&c.enumNumbers},
+			help: "write enums as numbers"},
+		{group: js, name: "ignore-unknown-query", value: boolValue{&c.ignoreUnknown},
+			help: "ignore unknown query parameters (false: 400)"},
+		{group: js, name: "ignore-query", arg: "NAME", value: listValue{&c.ignoredQuery}, repeat: true,
+			help: "always ignore this query parameter"},
+		{group: js, name: "unescape", arg: "MODE", value: choiceValue{&c.unescape, []string{"all-except-slash", "all-except-reserved", "all"}},
+			help: "decoding of multi-segment path variables: all-except-slash, all-except-reserved or all"},
+		{group: js, name: "literal-plus", value: boolValue{&c.literalPlus},
+			help: "keep '+' in query values as '+' (false: a space, as in HTML forms)"},
+		{group: js, name: "strict-trailing-slash", value: boolValue{&c.strictSlash},
+			help: "make a trailing slash significant (false: /v1/books/ is /v1/books)"},
+		{group: js, name: "success-status", arg: "METHOD=CODE", value: listValue{&c.successStatus}, repeat: true,
+			help: "HTTP status of a method's success, e.g. pkg.v1.Svc/Create=201 (a 2xx; 204 sends no body)"},
+		{group: js, name: "websocket-origin", arg: "PATTERN", value: listValue{&c.websocketOrigs}, repeat: true, def: "none: the request's own host only",
+			help: `let pages from these origins open WebSockets to streaming methods: a host pattern ("*.example.com") or with a scheme ("https://app.example.com")`},
+
+		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
+			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
+		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},
+			help: "deepest nesting of objects and arrays in a JSON request: 400 beyond"},
+
+		{group: hdr, name: "incoming-header", arg: "NAME", value: listValue{&c.incomingHeaders}, repeat: true, def: "none: Grpc-Metadata-*, and permanent headers as grpcgateway-*",
+			help: "also pass request header NAME to the upstream as metadata of the same name (lower case); a trailing * matches a prefix (X-Tenant-*)"},
+		{group: hdr, name: "outgoing-header", arg: "KEY", value: listValue{&c.outgoingHeaders}, repeat: true, def: "none: every key as Grpc-Metadata-KEY",
+			help: "send the upstream's header metadata KEY as a response header of the same name rather than as Grpc-Metadata-KEY; a trailing * matches a prefix"},
+
+		{group: logs, name: "log-format", arg: "FORMAT", value: choiceValue{&c.logFormat, []string{"text", "json"}},
+			help: "text (logfmt) or json, on stderr"},
+		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
+			help: "least severe level logged: debug, info, warn or error"},
+		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
+			help: "log a line per request at info: method, path, route template, HTTP status, gRPC code, bytes, duration, remote address"},
+	}
+}
+
+// newServeConfig is the config before parsing: the defaults.
+func newServeConfig() *serveConfig {
+	return &serveConfig{
+		listen:       ":8080",
+		loadTimeout:  10 * time.Second,
+		grpcProxy:    true,
+		drainTimeout: 30 * time.Second,
+		healthPath:   "/healthz",
+		livezPath:    "/livez",
+		readyzPath:   "/readyz",
+		unescape:     "all-except-slash",
+		maxBody:      4 << 20,
+		maxDepth:     100,
+		logFormat:    "text",
+		logLevel:     "info",
+		accessLog:    true,
+	}
+}
+
+// serveUsage is serve --help.
+func serveUsage() string {
+	return serveIntro + flagHelp(serveFlags(newServeConfig()))
+}
+
+// parseServeFlags parses serve's command line and environment into a
+// config and checks it. Every mistake is a usageError.
+func parseServeFlags(args []string, lookupEnv func(string) (string, bool), stdout io.Writer) (*serveConfig, error) {
+	c := newServeConfig()
+	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
+	if err := parseCommandLine(fset, serveFlags(c), args, serveUsage(), lookupEnv, stdout); err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, usageError{err}
+	}
+	return c, nil
+}
