@@ -360,5 +360,34 @@ check "serve mTLS: a client with a certificate is served" "$out" '{"msg":"MTLS"}
 out=$("$grpcurl" -cacert "$certs/ca.pem" -cert "$certs/client.pem" -key "$certs/client.key" -d '{"msg": "m"}' "localhost:$MTLS_PORT" example.v1.MySvc/Upper | tr -d ' \n')
 check "serve mTLS: grpcurl with a client certificate" "$out" '{"msg":"M"}'
 
+# serve --compression, --cors-origin, --upstream-compression gzip.
+P=$(free_port)
+serve_bg "$work/web.log" --upstream "localhost:$GRPC_PORT" --listen "127.0.0.1:$P" --compression \
+  --cors-origin "https://app.example" --upstream-compression gzip
+W="http://127.0.0.1:$P"
+wait_http "$W/livez"
+long=$(printf 'abc%.0s' $(seq 1 1000)) # a 3 KB answer: over the 1 KiB threshold
+plain=$(curl -s -X POST -d "{\"msg\":\"$long\"}" "$W/api/v1/example/echo")
+for enc in gzip zstd; do
+  hdrs=$(curl -s -D - -o /dev/null -H "Accept-Encoding: $enc" -X POST -d "{\"msg\":\"$long\"}" "$W/api/v1/example/echo" | tr -d '\r')
+  contains "serve --compression: a $enc response" "$hdrs" "Content-Encoding: $enc"
+  out=$(curl -s --compressed -H "Accept-Encoding: $enc" -X POST -d "{\"msg\":\"$long\"}" "$W/api/v1/example/echo")
+  if [ "$out" == "$plain" ] && [ ${#plain} -gt 3000 ]; then pass "serve --compression: $enc decodes to the same JSON"; else fail "serve --compression: $enc decodes to the same JSON"; fi
+done
+printf '{"msg":"zipped"}' | gzip -c >"$work/body.gz"
+out=$(curl -s -X POST -H 'Content-Encoding: gzip' --data-binary @"$work/body.gz" "$W/api/v1/example/upper")
+check "serve --compression: a gzip request body" "$out" '{"msg":"ZIPPED"}'
+{ printf '{"msg":"'; head -c 67108864 /dev/zero | tr '\0' a; printf '"}'; } | gzip -c >"$work/bomb.gz"
+out=$(curl -s -w ' %{http_code}' -X POST -H 'Content-Encoding: gzip' --data-binary @"$work/bomb.gz" "$W/api/v1/example/upper")
+check "serve --compression: a zip bomb ($(wc -c <"$work/bomb.gz") bytes, 64 MiB decoded) gets 413" "$out" '{"code":8,"message":"request body larger than the limit of 4 MiB","details":[]} 413'
+out=$(curl -s -w ' %{http_code}' -X POST -H 'Content-Encoding: br' -d '{"msg":"x"}' "$W/api/v1/example/upper")
+check "serve --compression: an encoding it cannot decode gets 415" "${out##* }" 415
+hdrs=$(curl -s -D - -o /dev/null -X OPTIONS -H 'Origin: https://app.example' -H 'Access-Control-Request-Method: POST' \
+  -H 'Access-Control-Request-Headers: content-type' "$W/api/v1/example/upper" | tr -d '\r')
+contains "serve --cors-origin: a preflight answered with the path's methods" "$hdrs" 'Access-Control-Allow-Methods: POST'
+contains "serve --cors-origin: the origin allowed" "$hdrs" 'Access-Control-Allow-Origin: https://app.example'
+code=$(curl -s -o /dev/null -w '%{http_code}' -X OPTIONS -H 'Origin: https://evil.example' -H 'Access-Control-Request-Method: POST' "$W/api/v1/example/upper")
+check "serve --cors-origin: a preflight from another origin gets 403" "$code" 403
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest"
@@ -68,7 +70,36 @@ func (c *serveConfig) check() error {
 			}
 		}
 	}
+	if _, err := c.edgeOptions(); err != nil {
+		return err
+	}
 	return checkNotSelf(c.listen, c.upstream)
+}
+
+// edgeOptions are the library options of the browser, compression and
+// proxy flags.
+func (c *serveConfig) edgeOptions() ([]protorest.Option, error) {
+	var opts []protorest.Option
+	if len(c.corsOrigins) > 0 {
+		o, err := corsOption(c.corsOrigins, c.corsCredentials)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, o)
+	} else if c.corsCredentials {
+		return nil, errors.New("--cors-credentials needs --cors-origin")
+	}
+	if len(c.trustedProxies) > 0 {
+		o, err := trustedProxiesOption(c.trustedProxies)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, o)
+	}
+	if c.compression {
+		opts = append(opts, protorest.WithCompression(protorest.Compression{}))
+	}
+	return opts, nil
 }
 
 // parseSuccessStatus splits "pkg.Svc/Method=201".
@@ -152,6 +183,16 @@ func (c *serveConfig) maxUpstreamMessageSize() int {
 	return int(min(max(c.maxBody, defaultMaxUpstreamMessage), math.MaxInt32))
 }
 
+// upstreamCallOptions are the options of every call to the upstream: the
+// receive limit, and the compressor asked for.
+func (c *serveConfig) upstreamCallOptions() []grpc.CallOption {
+	opts := []grpc.CallOption{grpc.MaxCallRecvMsgSize(c.maxUpstreamMessageSize())}
+	if c.upstreamCompression == "gzip" {
+		opts = append(opts, grpc.UseCompressor(gzip.Name))
+	}
+	return opts
+}
+
 // gatewayOptions are the library options the flags ask for.
 func (c *serveConfig) gatewayOptions() []protorest.Option {
 	opts := []protorest.Option{
@@ -182,6 +223,8 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		method, code, _ := parseSuccessStatus(s) // checked
 		opts = append(opts, protorest.WithSuccessStatus(method, code))
 	}
+	edge, _ := c.edgeOptions() // checked
+	opts = append(opts, edge...)
 	if len(c.websocketOrigs) > 0 {
 		opts = append(opts, protorest.WithWebSocketOrigins(c.websocketOrigs...))
 	}

@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"path"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -49,17 +48,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	grpcAddr := fset.String("grpc", ":9090", "")
 	httpAddr := fset.String("http", ":9091", "")
-	var corsOrigins stringList
-	fset.Var(&corsOrigins, "cors-origin", "")
+	var corsOrigins []string
+	fset.Func("cors-origin", "", func(v string) error { corsOrigins = append(corsOrigins, v); return nil })
 	if err := parseFlags(fset, args, demoUsage, stdout); err != nil {
 		return err
 	}
 
 	opts := []protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}
 	if len(corsOrigins) > 0 {
-		cors, err := corsOption(corsOrigins)
+		cors, err := corsOption(corsOrigins, false)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
 		opts = append(opts, cors)
 	}
@@ -166,15 +165,4 @@ func port(a net.Addr) string {
 		return a.String()
 	}
 	return p
-}
-
-// corsOption is WithCORS for origins, with a bad origin an error rather
-// than WithCORS's panic.
-func corsOption(origins []string) (opt protorest.Option, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("--cors-origin: %s", strings.TrimPrefix(fmt.Sprint(v), "protorest: WithCORS: "))
-		}
-	}()
-	return protorest.WithCORS(protorest.CORS{AllowedOrigins: origins}), nil
 }

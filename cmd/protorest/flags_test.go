@@ -83,6 +83,11 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--upstream", "u:1", "--readyz-path", "/healthz"}, nil, `--health-path and --readyz-path are both "/healthz"`},
 		{[]string{"--upstream", "u:1", "--max-json-depth", "0"}, nil, "must be positive"},
 		{[]string{"--upstream", "localhost:9000", "--listen", ":9000"}, nil, "serve would call itself"},
+		{[]string{"--upstream", "u:1", "--cors-origin", "app.example/x"}, nil, `--cors-origin: CORS origin "app.example/x"`},
+		{[]string{"--upstream", "u:1", "--cors-origin", "*", "--cors-credentials"}, nil, "with credentials"},
+		{[]string{"--upstream", "u:1", "--cors-credentials"}, nil, "--cors-credentials needs --cors-origin"},
+		{[]string{"--upstream", "u:1", "--trusted-proxy", "10.0.0.0/40"}, nil, "--trusted-proxy"},
+		{[]string{"--upstream", "u:1", "--upstream-compression", "br"}, nil, "want none or gzip"},
 	}
 	for _, tt := range tests {
 		_, err := parseServeFlags(tt.args, envOf(tt.env), io.Discard)

@@ -31,7 +31,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.maxUpstreamMessageSize(), md)
+	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}

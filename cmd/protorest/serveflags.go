@@ -85,6 +85,13 @@ type serveConfig struct {
 	successStatus  []string
 	websocketOrigs []string
 
+	// Browsers, compression, proxies.
+	corsOrigins         []string
+	corsCredentials     bool
+	compression         bool
+	upstreamCompression string
+	trustedProxies      []string
+
 	// Limits.
 	maxBody  int64
 	maxDepth int
@@ -110,6 +117,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		lim  = "Limits"
 		hdr  = "Headers"
 		logs = "Logging"
+		web  = "Browsers, compression and proxies"
 	)
 	return []flagSpec{
 		{group: up, name: "upstream", arg: "ADDR", value: stringValue{&c.upstream}, def: "none, required",
@@ -141,6 +149,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "name the upstream's certificate must have; implies --upstream-tls"},
 		{group: conn, name: "upstream-header", arg: "KEY:VALUE", value: listValue{&c.upstreamHeaders}, repeat: true,
 			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
+		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
+			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
 		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "64MiB, or --max-body-size if larger",
 			help: "largest message accepted from the upstream. grpc-go's 4MiB default would cap REST responses (a list of 4MiB fails); 64MiB is the same-port gRPC proxy's limit, and a response is never held to less than the largest request body"},
 
@@ -185,6 +195,15 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: js, name: "websocket-origin", arg: "PATTERN", value: listValue{&c.websocketOrigs}, repeat: true, def: "none: the request's own host only",
 			help: `let pages from these origins open WebSockets to streaming methods: a host pattern ("*.example.com") or with a scheme ("https://app.example.com")`},
 
+		{group: web, name: "cors-origin", arg: "ORIGIN", value: listValue{&c.corsOrigins}, repeat: true, def: "none: same-origin pages only",
+			help: `let pages from ORIGIN (scheme://host[:port], "*" in the host as a wildcard, or "*" for any) call the API from a browser; preflights are answered from the route table`},
+		{group: web, name: "cors-credentials", value: boolValue{&c.corsCredentials},
+			help: "let those pages send cookies and HTTP authentication (not with the origin *)"},
+		{group: web, name: "compression", value: boolValue{&c.compression},
+			help: "compress responses with zstd or gzip as Accept-Encoding asks (1KiB and more, and streams), and decode gzip and zstd request bodies, the body limit on the decoded size"},
+		{group: web, name: "trusted-proxy", arg: "CIDR", value: listValue{&c.trustedProxies}, repeat: true, def: "none",
+			help: "a proxy in front of protorest whose X-Forwarded-Host is believed (else x-forwarded-host is the request's Host)"},
+
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
 			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
 		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},
@@ -207,19 +226,20 @@ func serveFlags(c *serveConfig) []flagSpec {
 // newServeConfig is the config before parsing: the defaults.
 func newServeConfig() *serveConfig {
 	return &serveConfig{
-		listen:       ":8080",
-		loadTimeout:  10 * time.Second,
-		grpcProxy:    true,
-		drainTimeout: 30 * time.Second,
-		healthPath:   "/healthz",
-		livezPath:    "/livez",
-		readyzPath:   "/readyz",
-		unescape:     "all-except-slash",
-		maxBody:      4 << 20,
-		maxDepth:     100,
-		logFormat:    "text",
-		logLevel:     "info",
-		accessLog:    true,
+		listen:              ":8080",
+		loadTimeout:         10 * time.Second,
+		grpcProxy:           true,
+		drainTimeout:        30 * time.Second,
+		healthPath:          "/healthz",
+		livezPath:           "/livez",
+		readyzPath:          "/readyz",
+		unescape:            "all-except-slash",
+		upstreamCompression: "none",
+		maxBody:             4 << 20,
+		maxDepth:            100,
+		logFormat:           "text",
+		logLevel:            "info",
+		accessLog:           true,
 	}
 }
 

@@ -37,12 +37,12 @@ var reconnectBackoff = backoff.Config{
 // unix:///path, with creds, receiving messages of up to maxRecv bytes,
 // and adding the metadata pairs md to every call: REST and proxied gRPC
 // calls, reflection and health checks alike, since all go through it.
-func dialUpstream(target string, creds credentials.TransportCredentials, maxRecv int, md []string) (*grpc.ClientConn, error) {
+func dialUpstream(target string, creds credentials.TransportCredentials, callOpts []grpc.CallOption, md []string) (*grpc.ClientConn, error) {
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecv)),
+		grpc.WithDefaultCallOptions(callOpts...),
 	}
 	if len(md) > 0 {
 		opts = append(opts,
