@@ -2,6 +2,7 @@ package wellknown
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -25,39 +26,33 @@ type text interface{ ~string | ~[]byte }
 func ParseTimestamp[T text](s T) (secs int64, nanos int32, ok bool) {
 	secs, nanos, ok = parseUTC(s)
 	if !ok {
-		t, err := time.Parse(time.RFC3339Nano, string(s))
-		if err != nil {
-			return 0, 0, false
-		}
-		secs, nanos = t.Unix(), int32(t.Nanosecond())
+		secs, nanos, ok = parseRFC3339(string(s))
 	}
-	if secs < MinTimestampSeconds || secs > MaxTimestampSeconds {
-		return 0, 0, false
-	}
-	// At most nine digits of fraction: time.Parse takes more (and drops
-	// them), protojson does not.
-	i, j := -1, -1 // the last '.', and the last of "Z-+"
-	for k := len(s) - 1; k >= 0 && (i < 0 || j < 0); k-- {
-		switch s[k] {
-		case '.':
-			if i < 0 {
-				i = k
-			}
-		case 'Z', '-', '+':
-			if j < 0 {
-				j = k
-			}
-		}
-	}
-	if i >= 0 && j >= i && j-i > len(".999999999") {
+	if !ok || secs < MinTimestampSeconds || secs > MaxTimestampSeconds {
 		return 0, 0, false
 	}
 	return secs, nanos, true
 }
 
+// parseRFC3339 is time.Parse(time.RFC3339Nano) with protojson's limit of
+// nine digits of fraction: time.Parse takes more (and drops them).
+func parseRFC3339(s string) (secs int64, nanos int32, ok bool) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0, 0, false
+	}
+	i := strings.LastIndexByte(s, '.')  // the fraction
+	j := strings.LastIndexAny(s, "Z-+") // the zone
+	if i >= 0 && j >= i && j-i > len(".999999999") {
+		return 0, 0, false
+	}
+	return t.Unix(), int32(t.Nanosecond()), true
+}
+
 // parseUTC reads the form encoders write, YYYY-MM-DDTHH:MM:SS[.f]Z with
-// one to nine digits of fraction, as time.Parse(time.RFC3339Nano) would;
-// ok is false for anything else, which time.Parse then decides.
+// one to nine digits of fraction (so within protojson's limit), as
+// time.Parse(time.RFC3339Nano) would; ok is false for anything else, which
+// parseRFC3339 then decides.
 func parseUTC[T text](s T) (secs int64, nanos int32, ok bool) {
 	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
 		s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
