@@ -220,3 +220,27 @@ func TestWebSocketOnlyWithUpgrade(t *testing.T) {
 		t.Errorf("GET without an upgrade: %d", r.code)
 	}
 }
+
+// TestWebSocketHalfCloseThenClose: a server stream's client that
+// half-closes (an empty message) and then closes still cancels the call
+// (the reader used to spin on its end of stream, never seeing the close).
+func TestWebSocketHalfCloseThenClose(t *testing.T) {
+	t.Parallel()
+	urls, streamers := streamGateways(t)
+	for gwName, url := range urls {
+		c := wsDial(t, url+"/v1/watch/w?flag=true", nil)
+		select {
+		case <-streamers[gwName].started:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the watch did not start", gwName)
+		}
+		wsWrite(t, c, websocket.MessageText, "")
+		time.Sleep(50 * time.Millisecond)
+		c.Close(websocket.StatusNormalClosure, "bye")
+		select {
+		case <-streamers[gwName].canceled:
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the call was not canceled by the client's close after a half-close", gwName)
+		}
+	}
+}

@@ -95,9 +95,12 @@ func Serve(x *exchange.Exchange) {
 		x.BindMessage(body)
 		done := make(chan struct{})
 		go func() {
+			// Read the connection itself, not rd: rd stops at the client's
+			// half-close, and the close that may follow must still cancel
+			// the call. Nothing read here touches the exchange.
 			defer close(done)
 			for {
-				if _, err := rd.Next(); err != nil && err != io.EOF {
+				if _, _, err := conn.Read(ctx); err != nil {
 					cancel()
 					return
 				}
