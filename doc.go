@@ -89,7 +89,7 @@
 //
 // Requests bind in order body, path, query. A rule's body is "*" (the
 // whole request message), a field path (that field), or absent (a request
-// body is read, within the limit, and dropped). Path variables override
+// body is read and dropped: 413 past the limit). Path variables override
 // the body. Query parameters set the remaining fields by proto or JSON
 // name, with dotted paths into nested messages; repeated fields repeat
 // the parameter. These are 400
@@ -188,7 +188,8 @@
 //     fails the service's registration.
 //   - PathUnescaping is the router's own type (an alias), with the same
 //     constants.
-//   - A unary rule without a body reads and drops a request body within
-//     the body limit, as streaming rules did, so that a client that goes
-//     away is noticed over HTTP/1.1.
+//   - A unary rule without a body reads and drops a request body, as
+//     streaming rules did, so that a client that goes away is noticed over
+//     HTTP/1.1: a body past the limit gets 413, a body that cannot be
+//     read 400, before the method is called.
 package protorest

@@ -35,11 +35,3 @@ func KeepRoom(buf *bytes.Buffer, b []byte) {
 		buf.Grow(cap(b))
 	}
 }
-
-// Bytes returns the bytes of buf, nil for none.
-func Bytes(buf *bytes.Buffer) []byte {
-	if buf == nil {
-		return nil
-	}
-	return buf.Bytes()
-}

@@ -42,7 +42,8 @@ type Binding struct {
 func (b *Binding) Streaming() bool { return b.ClientStreams || b.ServerStreams }
 
 // An Invoker makes a method's calls: it reads the request messages from
-// the exchange's Source (or its Decode), calls the method, and sends what
+// the exchange's Source (or, in-process, has the generated handler call
+// DecodeFunc), calls the method, and sends what
 // it answers, then its outcome, to the exchange's Sink. It knows nothing
 // of HTTP framing. There are four: in-process or remote, unary or
 // streaming (internal/invoke, internal/remote).

@@ -22,8 +22,8 @@ const maxPresize = 64 << 10
 // reads them from the body as they arrive (with full duplex, so that
 // responses can go out meanwhile); otherwise the one message's body, read
 // whole, within the body limit. A body the rule does not take is read and
-// dropped all the same: over HTTP/1.1, net/http notices a client that
-// goes away only once the body has been read.
+// dropped all the same (413 past the limit): over HTTP/1.1, net/http
+// notices a client that goes away only once the body has been read.
 func (x *Exchange) Bind() error {
 	if x.Binding.ClientStreams {
 		// Reading the body while responses go out needs full duplex on
@@ -57,12 +57,9 @@ func (x *Exchange) BindMessage(body []byte) {
 	x.Source = &x.one
 }
 
-// BindStream makes the messages r reads the request's, and returns their
-// source.
-func (x *Exchange) BindStream(r framing.Reader) *BodySource {
-	s := NewBodySource(x, r)
-	x.Source = s
-	return s
+// BindStream makes the messages r reads the request's.
+func (x *Exchange) BindStream(r framing.Reader) {
+	x.Source = newBodySource(x, r)
 }
 
 // discardBody reads and drops the request body, within the body limit.
@@ -82,7 +79,8 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 	}
 	var src io.Reader = x.R.Body
 	if limit > 0 {
-		src = io.LimitReader(x.R.Body, limit+1)
+		x.limited = io.LimitedReader{R: x.R.Body, N: limit + 1}
+		src = &x.limited
 	}
 	n, err := io.Copy(dst, src)
 	if err != nil {

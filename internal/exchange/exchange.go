@@ -11,6 +11,7 @@ package exchange
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -50,18 +51,19 @@ type Exchange struct {
 	Match   route.Match[*Endpoint]
 	Binding *Binding
 
-	// In and Out are the negotiated formats of the request and response
-	// messages.
-	In, Out *negotiate.Format
 	// Input is what the binding's request plan reads: the body of a
-	// one-message request, the path variables, the query.
+	// one-message request, in Input.Format (the request's negotiated
+	// format), the path variables, the query.
 	Input bind.Input
+	// Out is the negotiated format of the response messages.
+	Out *negotiate.Format
 	// Source gives the request messages; Sink takes the answer.
 	Source Source
-	Sink   render.Sink
+	Sink   Sink
 
-	unary    render.Unary // the sink of a call with one response
-	one      one          // the source of a request with one message
+	unary    render.Unary     // the sink of a call with one response
+	one      one              // the source of a request with one message
+	limited  io.LimitedReader // the body within the limit, without an allocation
 	body     *bytes.Buffer
 	scratch  *bytes.Buffer // released with the exchange
 	decodeFn func(any) error
@@ -103,12 +105,12 @@ func (x *Exchange) Negotiate() {
 	x.SetInput(f.Request(x.R.Header.Get("Content-Type")))
 	accept := headers.List(x.R.Header, "Accept")
 	if x.Binding.ServerStreams {
-		fr := f.Stream(accept, x.In)
+		fr := f.Stream(accept, x.Input.Format)
 		x.Out = fr.Format
 		x.Sink = render.NewStream(x.reply(), fr)
 		return
 	}
-	x.Out = f.Response(accept, x.In)
+	x.Out = f.Response(accept, x.Input.Format)
 	x.unary.Reset(x.reply())
 	x.Sink = &x.unary
 }
@@ -116,7 +118,6 @@ func (x *Exchange) Negotiate() {
 // SetInput sets the request's format, and the input of the binding's
 // request plan: the path variables, the query, the headers.
 func (x *Exchange) SetInput(in *negotiate.Format) {
-	x.In = in
 	x.Input = bind.Input{Format: in, Header: x.R.Header, Vars: &x.Match, RawQuery: x.R.URL.RawQuery}
 }
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -59,7 +58,7 @@ func (x *Exchange) bodyReader() framing.Reader {
 	switch {
 	case x.Binding.Request.Body.Raw != nil:
 		return framing.NewChunkReader(x.R.Body, maxChunk)
-	case x.In == x.Env.Formats.JSON:
+	case x.Input.Format == x.Env.Formats.JSON:
 		return framing.NewJSONReader(x.R.Body, x.Env.MaxMessage())
 	}
 	return framing.NewDelimitedReader(x.R.Body, x.Env.MaxMessage())
@@ -79,8 +78,8 @@ type BodySource struct {
 	err error // the first failure, which ends the stream
 }
 
-// NewBodySource returns the source of x's request stream, read from r.
-func NewBodySource(x *Exchange, r framing.Reader) *BodySource {
+// newBodySource returns the source of x's request stream, read from r.
+func newBodySource(x *Exchange, r framing.Reader) *BodySource {
 	return &BodySource{Reader: r, x: x}
 }
 
@@ -129,48 +128,4 @@ func (s *BodySource) ReadError(err error) error {
 		return status.Error(codes.Canceled, "request body closed")
 	}
 	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, text.CleanError(err))
-}
-
-// Interruptible is a request stream whose read in progress can be cut
-// short when the handler is about to return: the body may not be read
-// after that. Only a read in progress is cut.
-type Interruptible struct {
-	r framing.Reader
-
-	mu      sync.Mutex
-	reading bool
-	stopped bool
-}
-
-// NewInterruptible wraps r.
-func NewInterruptible(r framing.Reader) *Interruptible { return &Interruptible{r: r} }
-
-var errStopped = status.Error(codes.Canceled, "the call has ended")
-
-func (b *Interruptible) Next() ([]byte, error) {
-	b.mu.Lock()
-	if b.stopped {
-		b.mu.Unlock()
-		return nil, errStopped
-	}
-	b.reading = true
-	b.mu.Unlock()
-	data, err := b.r.Next()
-	b.mu.Lock()
-	b.reading = false
-	b.mu.Unlock()
-	return data, err
-}
-
-// Cut stops reading and calls wait, which returns once the reader has:
-// at once if no read is in progress, else after interrupt ends it.
-func (b *Interruptible) Cut(interrupt func() (restore func()), wait func()) {
-	b.mu.Lock()
-	b.stopped = true
-	reading := b.reading
-	b.mu.Unlock()
-	if reading {
-		defer interrupt()()
-	}
-	wait()
 }

@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/render"
 )
 
 // StreamMethod calls an in-process streaming method through the stream
@@ -69,7 +68,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 type serverStream struct {
 	ctx context.Context
 	ts  *Stream
-	out render.Sink
+	out exchange.Sink
 	src exchange.Source
 
 	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently

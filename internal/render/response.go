@@ -2,10 +2,10 @@
 // client. A Response plan, built at registration, encodes a method's
 // response messages (the whole message or its response_body field, raw
 // bytes for google.api.HttpBody, a remote backend's wire bytes as they
-// are or straight to JSON); a Sink takes a call's messages and outcome
-// to the client: Unary (one response, also a client stream's), Stream
-// (a server stream over HTTP, in the framing the client asked for) and,
-// in internal/ws, a WebSocket.
+// are or straight to JSON); its sinks (exchange.Sink) take a call's
+// messages and outcome to the client over HTTP: Unary (one response, also
+// a client stream's) and Stream (a server stream, in the framing the
+// client asked for). internal/ws has the WebSocket's.
 package render
 
 import (

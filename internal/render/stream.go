@@ -34,8 +34,6 @@ type Stream struct {
 	buf      []byte
 }
 
-var _ Sink = (*Stream)(nil)
-
 // NewStream returns the sink of a server stream answered by a, framed as
 // fr; a stream of google.api.HttpBody is its data, raw, whatever fr says.
 func NewStream(a Reply, fr *negotiate.Framing) *Stream {

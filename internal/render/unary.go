@@ -20,8 +20,6 @@ type Unary struct {
 	finished bool
 }
 
-var _ Sink = (*Unary)(nil)
-
 // Reset makes u the sink of a new call answered by a.
 func (u *Unary) Reset(a Reply) {
 	u.Reply, u.response, u.finished = a, nil, false

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
@@ -29,7 +30,7 @@ type sink struct {
 	response proto.Message // a client stream's one response
 }
 
-var _ render.Sink = (*sink)(nil)
+var _ exchange.Sink = (*sink)(nil)
 
 func (s *sink) setBinary() {
 	s.mu.Lock()

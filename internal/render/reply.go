@@ -18,21 +18,6 @@ import (
 	"github.com/protorest/protorest/internal/negotiate"
 )
 
-// A Sink takes what a call sends back: its messages, then its outcome.
-// Invokers drive it; it knows nothing of where the messages come from.
-type Sink interface {
-	// SendHeader commits the response before its first message, as
-	// grpc.SendHeader does, where the transport can.
-	SendHeader(header metadata.MD) error
-	// Send writes one message; an error means the client is gone.
-	Send(msg proto.Message, header metadata.MD) error
-	// Finish ends the response with the call's outcome.
-	Finish(err error, header, trailer metadata.MD)
-	// InterruptRead makes a read of the request in progress fail at once,
-	// and returns what undoes that for later requests.
-	InterruptRead() (restore func())
-}
-
 // Config is what every sink of a gateway reads; it never changes.
 type Config struct {
 	ErrorHandler httperr.Handler
