@@ -136,22 +136,21 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	x := exchange.Get(&g.env, w, r)
-	defer exchange.Put(x)
-	m := &x.Match
-
-	upgrade := ws.IsUpgrade(r) && ws.Match(t, path, m)
-	if !upgrade && !t.Match(r.Method, path, m) {
+	var m route.Match[*exchange.Endpoint]
+	upgrade := ws.IsUpgrade(r) && ws.Match(t, path, &m)
+	if !upgrade && !t.Match(r.Method, path, &m) {
 		g.routingError(w, r, t, path)
 		return
 	}
 	ep := m.Entry.Value
 	r.Pattern = ep.Pattern
 	if ep.Handler != nil {
-		g.serveCustom(w, r, m, ep)
+		g.serveCustom(w, r, &m, ep)
 		return
 	}
-	x.Binding = ep.Binding
+	x := exchange.Get(&g.env, w, r)
+	defer exchange.Put(x)
+	x.Match, x.Binding = m, ep.Binding
 	if upgrade {
 		ws.Serve(x)
 		return
