@@ -136,8 +136,16 @@
 // # Limits
 //
 // Request bodies are limited to 4 MiB (413 RESOURCE_EXHAUSTED, and no more
-// is read), JSON nesting to 100 levels (400), and error messages quote at
-// most a short prefix of offending input.
+// is read), JSON nesting to 100 levels (400), the request target to
+// 16 KiB (414), header lines to 100 (431), query parameters to 1,000
+// (400, before any is parsed) and the metadata a call forwards to 8 KiB
+// (431, and the method is not called); a Grpc-Timeout longer than 5
+// minutes is cut to it. Each has its option (WithMaxRequestBodySize,
+// WithMaxJSONDepth, WithMaxURLBytes, WithMaxHeaders,
+// WithMaxQueryParameters, WithMaxMetadataBytes, WithMaxTimeout);
+// WithDefaultTimeout gives unary calls without Grpc-Timeout a deadline
+// (none by default in the library; protorest serve sets 30 s). Error
+// messages quote at most a short prefix of offending input.
 //
 // # Metadata
 //

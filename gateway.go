@@ -94,6 +94,9 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
 	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer
 	g.env.Headers.TrustedProxies = g.cfg.trustedProxies
+	g.env.Headers.DefaultTimeout = g.cfg.defaultTimeout
+	g.env.Headers.MaxTimeout = g.cfg.maxTimeout
+	g.env.Headers.MaxMetadataBytes = max(g.cfg.maxMetadataBytes, 0)
 	g.env.Render.ErrorHandler = errorHandler
 	g.env.Render.Headers = &g.env.Headers
 	g.env.Render.StatusJSON = statusJSON
@@ -125,6 +128,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
+	if g.overLimits(w, r, path) {
+		return
+	}
 	if g.cfg.cors != nil {
 		if cors.Origin(r) == "" {
 			if h := w.Header(); h["Vary"] == nil {

@@ -388,6 +388,11 @@ contains "serve --cors-origin: a preflight answered with the path's methods" "$h
 contains "serve --cors-origin: the origin allowed" "$hdrs" 'Access-Control-Allow-Origin: https://app.example'
 code=$(curl -s -o /dev/null -w '%{http_code}' -X OPTIONS -H 'Origin: https://evil.example' -H 'Access-Control-Request-Method: POST' "$W/api/v1/example/upper")
 check "serve --cors-origin: a preflight from another origin gets 403" "$code" 403
+# Limits on by default: the request target, the forwarded metadata.
+code=$(curl -s -o /dev/null -w '%{http_code}' "$W/api/v1/example/$(head -c 17000 /dev/zero | tr '\0' a)")
+check "serve: a 17 KB URL gets 414" "$code" 414
+out=$(curl -s -w ' %{http_code}' -X POST -H "Grpc-Metadata-Big: $(head -c 9000 /dev/zero | tr '\0' b)" -d '{"msg":"m"}' "$W/api/v1/example/upper")
+check "serve: 9 KB of metadata gets 431" "$out" '{"code":8,"message":"request metadata larger than the limit of 8 KiB","details":[]} 431'
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

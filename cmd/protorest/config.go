@@ -32,6 +32,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--drain-timeout must not be negative")
 	case c.maxDepth <= 0:
 		return errors.New("--max-json-depth must be positive")
+	case c.maxHeaders < 0 || c.maxQueryParams < 0 || c.defaultTimeout < 0 || c.maxTimeout < 0:
+		return errors.New("--max-headers, --max-query-params, --default-timeout and --max-timeout must not be negative")
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together: give both")
 	case c.tlsClientCA != "" && c.tlsCert == "":
@@ -200,6 +202,12 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithIgnoredQueryParameters(c.ignoredQuery...),
 		protorest.WithMaxRequestBodySize(c.maxBody),
 		protorest.WithMaxJSONDepth(c.maxDepth),
+		protorest.WithMaxURLBytes(int(min(c.maxURLBytes, math.MaxInt32))),
+		protorest.WithMaxHeaders(c.maxHeaders),
+		protorest.WithMaxQueryParameters(c.maxQueryParams),
+		protorest.WithMaxMetadataBytes(int(min(c.maxMetadataBytes, math.MaxInt32))),
+		protorest.WithDefaultTimeout(c.defaultTimeout),
+		protorest.WithMaxTimeout(c.maxTimeout),
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())

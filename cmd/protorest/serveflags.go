@@ -93,8 +93,14 @@ type serveConfig struct {
 	trustedProxies      []string
 
 	// Limits.
-	maxBody  int64
-	maxDepth int
+	maxBody          int64
+	maxDepth         int
+	maxURLBytes      int64
+	maxHeaders       int
+	maxQueryParams   int
+	maxMetadataBytes int64
+	defaultTimeout   time.Duration
+	maxTimeout       time.Duration
 
 	// Headers.
 	incomingHeaders []string
@@ -208,6 +214,18 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
 		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},
 			help: "deepest nesting of objects and arrays in a JSON request: 400 beyond"},
+		{group: lim, name: "max-url-bytes", arg: "SIZE", value: sizeValue{&c.maxURLBytes},
+			help: "longest request target (path and query): 414 beyond; 0 for no limit"},
+		{group: lim, name: "max-headers", arg: "N", value: intValue{&c.maxHeaders},
+			help: "most request header lines: 431 beyond; 0 for no limit"},
+		{group: lim, name: "max-query-params", arg: "N", value: intValue{&c.maxQueryParams},
+			help: "most query parameters: 400 beyond, before any is parsed; 0 for no limit"},
+		{group: lim, name: "max-metadata-bytes", arg: "SIZE", value: sizeValue{&c.maxMetadataBytes},
+			help: "largest metadata forwarded to the upstream (keys, values and 32 bytes a pair, as HTTP/2 counts): 431 beyond, and no upstream call; 0 for no limit"},
+		{group: lim, name: "default-timeout", arg: "DUR", value: durationValue{&c.defaultTimeout},
+			help: "deadline of a unary call without Grpc-Timeout (streams have none); 0 for none"},
+		{group: lim, name: "max-timeout", arg: "DUR", value: durationValue{&c.maxTimeout},
+			help: "longest deadline a Grpc-Timeout may ask for: a longer one is cut to it; 0 for no limit"},
 
 		{group: hdr, name: "incoming-header", arg: "NAME", value: listValue{&c.incomingHeaders}, repeat: true, def: "none: Grpc-Metadata-*, and permanent headers as grpcgateway-*",
 			help: "also pass request header NAME to the upstream as metadata of the same name (lower case); a trailing * matches a prefix (X-Tenant-*)"},
@@ -237,6 +255,12 @@ func newServeConfig() *serveConfig {
 		upstreamCompression: "none",
 		maxBody:             4 << 20,
 		maxDepth:            100,
+		maxURLBytes:         16 << 10,
+		maxHeaders:          100,
+		maxQueryParams:      1000,
+		maxMetadataBytes:    8 << 10,
+		defaultTimeout:      30 * time.Second,
+		maxTimeout:          5 * time.Minute,
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,

@@ -9,6 +9,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest/internal/httperr"
 )
 
 // Metadata builds the incoming metadata a method sees for r: the headers
@@ -67,7 +69,23 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		mb.set("x-forwarded-for", forwardedFor(r.Header.Values("X-Forwarded-For"), ip))
 	}
+	if p.MaxMetadataBytes > 0 && size(mb.md) > p.MaxMetadataBytes {
+		return nil, httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
+			"request metadata larger than the limit of "+httperr.FormatBytes(int64(p.MaxMetadataBytes)))
+	}
 	return mb.md, nil
+}
+
+// size is the size of md as HTTP/2 counts a header list: each key and
+// value, and 32 bytes for each pair.
+func size(md metadata.MD) int {
+	n := 0
+	for k, vs := range md {
+		for _, v := range vs {
+			n += len(k) + len(v) + 32
+		}
+	}
+	return n
 }
 
 // forwardedFor is the client's X-Forwarded-For lines, all of them, joined

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 )
 
 // Header names and prefixes of grpc-gateway's metadata scheme.
@@ -31,6 +32,13 @@ type Policy struct {
 	// TrustedProxies are the peers whose X-Forwarded-Host is believed;
 	// from any other, x-forwarded-host is the request's Host.
 	TrustedProxies []netip.Prefix
+	// DefaultTimeout is the deadline of a unary call without Grpc-Timeout,
+	// MaxTimeout the longest a Grpc-Timeout may ask for; 0 for none.
+	DefaultTimeout, MaxTimeout time.Duration
+	// MaxMetadataBytes bounds the metadata a call forwards (keys and
+	// values, 32 bytes more for each, as HTTP/2 counts a header list); 0
+	// for no limit.
+	MaxMetadataBytes int
 }
 
 // permanentHeaders are the IANA permanent HTTP message headers that

@@ -12,16 +12,25 @@ import (
 	"github.com/protorest/protorest/internal/text"
 )
 
-// WithTimeout applies a Grpc-Timeout header ("<digits><unit>", unit one
-// of H M S m u n) to ctx. The cancel function is nil when there is none.
-func WithTimeout(ctx context.Context, r *http.Request) (context.Context, context.CancelFunc, error) {
-	v := r.Header.Get(timeoutHeader)
-	if v == "" {
+// WithTimeout gives ctx the call's deadline: a Grpc-Timeout header
+// ("<digits><unit>", unit one of H M S m u n), at most p.MaxTimeout when
+// that is set; without one, p.DefaultTimeout for a unary call (a stream
+// may rightly last as long as its client stays). The cancel function is
+// nil when there is no deadline.
+func (p *Policy) WithTimeout(ctx context.Context, r *http.Request, streaming bool) (context.Context, context.CancelFunc, error) {
+	var d time.Duration
+	if v := r.Header.Get(timeoutHeader); v != "" {
+		var ok bool
+		if d, ok = parseTimeout(v); !ok {
+			return ctx, nil, status.Errorf(codes.InvalidArgument, "invalid Grpc-Timeout %q", text.Truncate(v, 32))
+		}
+		if p.MaxTimeout > 0 {
+			d = min(d, p.MaxTimeout)
+		}
+	} else if !streaming && p.DefaultTimeout > 0 {
+		d = p.DefaultTimeout
+	} else {
 		return ctx, nil, nil
-	}
-	d, ok := parseTimeout(v)
-	if !ok {
-		return ctx, nil, status.Errorf(codes.InvalidArgument, "invalid Grpc-Timeout %q", text.Truncate(v, 32))
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	return ctx, cancel, nil

@@ -106,7 +106,7 @@ func MethodNotAllowed() error {
 // stream) over limit bytes.
 func TooLarge(limit int64) error {
 	return New(http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
-		"request body larger than the limit of "+formatBytes(limit))
+		"request body larger than the limit of "+FormatBytes(limit))
 }
 
 // TooLargeMessage is TooLarge with a message of its own (a stream's
@@ -115,7 +115,8 @@ func TooLargeMessage(msg string) error {
 	return New(http.StatusRequestEntityTooLarge, codes.ResourceExhausted, msg)
 }
 
-func formatBytes(n int64) string {
+// FormatBytes writes a size as a person reads it: 4 MiB, 16 KiB, 100 bytes.
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return strconv.FormatInt(n>>20, 10) + " MiB"

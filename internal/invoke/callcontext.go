@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc/peer"
 
 	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/headers"
 )
 
 // callContext derives the context an in-process method sees: the
@@ -23,7 +22,7 @@ func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *St
 		return nil, nil, nil, err
 	}
 	ctx := metadata.NewIncomingContext(r.Context(), md)
-	ctx, cancel, err := headers.WithTimeout(ctx, r)
+	ctx, cancel, err := x.Env.Headers.WithTimeout(ctx, r, x.Binding.Streaming())
 	if err != nil {
 		return nil, nil, nil, err
 	}

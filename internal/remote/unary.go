@@ -14,7 +14,6 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/render"
 )
 
@@ -69,5 +68,5 @@ func outgoingContext(parent context.Context, x *exchange.Exchange) (context.Cont
 	if err != nil {
 		return nil, nil, err
 	}
-	return headers.WithTimeout(metadata.NewOutgoingContext(parent, md), x.R)
+	return x.Env.Headers.WithTimeout(metadata.NewOutgoingContext(parent, md), x.R, x.Binding.Streaming())
 }

@@ -1,0 +1,101 @@
+package protorest
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/protorest/protorest/internal/httperr"
+)
+
+// Limits the gateway applies before routing, by default (see the options
+// below): what a client may send costs bounded memory and time.
+const (
+	defaultMaxURLBytes      = 16 << 10
+	defaultMaxHeaders       = 100
+	defaultMaxQueryParams   = 1000
+	defaultMaxMetadataBytes = 8 << 10
+	defaultMaxTimeout       = 5 * time.Minute
+)
+
+// WithMaxURLBytes limits the request target (the escaped path and the
+// query) to n bytes; a longer one gets 414 with a RESOURCE_EXHAUSTED
+// status. The default is 16 KiB; n <= 0 removes the limit.
+func WithMaxURLBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxURLBytes = n })
+}
+
+// WithMaxHeaders limits a request to n header lines; more get 431 with a
+// RESOURCE_EXHAUSTED status. The default is 100; n <= 0 removes the
+// limit. (The size of the header is the http.Server's MaxHeaderBytes.)
+func WithMaxHeaders(n int) Option {
+	return optionFunc(func(c *config) { c.maxHeaders = n })
+}
+
+// WithMaxQueryParameters limits a request to n query parameters; more get
+// 400 INVALID_ARGUMENT before any is parsed. The default is 1,000; n <= 0
+// removes the limit.
+func WithMaxQueryParameters(n int) Option {
+	return optionFunc(func(c *config) { c.maxQueryParams = n })
+}
+
+// WithMaxMetadataBytes limits the metadata a call forwards to its method
+// (keys and values, and 32 bytes for each pair, as HTTP/2 counts a header
+// list; gRPC's C and Java servers refuse more than 8 KiB); a request over
+// it gets 431 with a RESOURCE_EXHAUSTED status and the method is not
+// called. The default is 8 KiB; n <= 0 removes the limit.
+func WithMaxMetadataBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxMetadataBytes = n })
+}
+
+// WithDefaultTimeout sets the deadline of a unary call whose request has
+// no Grpc-Timeout header (streams get none: they last as long as their
+// client). By default the library sets none: a deadline costs four
+// allocations on the in-process path, whose handler the program runs
+// itself; protorest serve sets 30 s (--default-timeout), so that a hung
+// upstream cannot hold a request for ever. d <= 0 sets none.
+func WithDefaultTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.defaultTimeout = max(d, 0) })
+}
+
+// WithMaxTimeout sets the longest deadline a Grpc-Timeout header may ask
+// for; a longer one is cut to it. The default is 5 minutes; d <= 0 takes
+// every Grpc-Timeout as it is.
+func WithMaxTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.maxTimeout = max(d, 0) })
+}
+
+// overLimits answers r when it is over the limits on its target, its
+// header lines or its query parameters, and reports whether it did. path
+// is r's escaped path.
+func (g *Gateway) overLimits(w http.ResponseWriter, r *http.Request, path string) bool {
+	c := &g.cfg
+	var err error
+	switch {
+	case c.maxURLBytes > 0 && len(path)+len(r.URL.RawQuery) > c.maxURLBytes:
+		err = httperr.New(http.StatusRequestURITooLong, codes.ResourceExhausted,
+			"request URL longer than the limit of "+httperr.FormatBytes(int64(c.maxURLBytes)))
+	case c.maxHeaders > 0 && headerLines(r.Header) > c.maxHeaders:
+		err = httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
+			"more request headers than the limit of "+strconv.Itoa(c.maxHeaders))
+	case c.maxQueryParams > 0 && r.URL.RawQuery != "" && strings.Count(r.URL.RawQuery, "&")+1 > c.maxQueryParams:
+		err = httperr.New(http.StatusBadRequest, codes.InvalidArgument,
+			"more query parameters than the limit of "+strconv.Itoa(c.maxQueryParams))
+	default:
+		return false
+	}
+	g.env.Render.ErrorHandler(w, r, err)
+	return true
+}
+
+// headerLines counts the header lines of h.
+func headerLines(h http.Header) int {
+	n := 0
+	for _, vs := range h {
+		n += len(vs)
+	}
+	return n
+}

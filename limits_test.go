@@ -1,0 +1,132 @@
+package protorest_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/protorest/protorest"
+)
+
+// TestRequestSizeLimits: a target, header or query over its limit is answered before
+// routing, and metadata over its limit before the method is called, each
+// with its status and a google.rpc.Status body; the limits are options.
+func TestRequestSizeLimits(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec)
+	many := func(n int, s string) string { return strings.TrimSuffix(strings.Repeat(s, n), "&") }
+	for _, tt := range []struct {
+		name    string
+		target  string
+		headers []string
+		code    int
+		body    string
+	}{
+		{"URL", "/v1/probes/" + strings.Repeat("a", 16<<10), nil, 414, `"code":8,"message":"request URL longer than the limit of 16 KiB"`},
+		{"query", "/v1/probes/a?" + many(1001, "tags=x&"), nil, 400, `"code":3,"message":"more query parameters than the limit of 1000"`},
+		{"headers", "/v1/probes/a", headerLines(101), 431, `"code":8,"message":"more request headers than the limit of 100"`},
+		{"metadata", "/v1/probes/a", []string{"Grpc-Metadata-Big", strings.Repeat("b", 8<<10)}, 431, `"code":8,"message":"request metadata larger than the limit of 8 KiB"`},
+	} {
+		r := do(t, gw, "GET", tt.target, "", tt.headers...)
+		if r.code != tt.code || !strings.Contains(r.body, tt.body) {
+			t.Errorf("%s: %d %.200s", tt.name, r.code, r.body)
+		}
+	}
+	if rec.count() != 0 {
+		t.Errorf("requests over the limits called the method %d times", rec.count())
+	}
+	// At the limits, served.
+	if r := do(t, gw, "GET", "/v1/probes/a?"+many(1000, "tags=x&"), "", headerLines(99)...); r.code != 200 {
+		t.Errorf("1,000 query parameters and 100 header lines: %d %.200s", r.code, r.body)
+	}
+	// The options move them.
+	gw = newFixture(t, "A", &recorder{}, protorest.WithMaxURLBytes(0), protorest.WithMaxHeaders(0),
+		protorest.WithMaxQueryParameters(2), protorest.WithMaxMetadataBytes(0))
+	if r := do(t, gw, "GET", "/v1/probes/"+strings.Repeat("a", 20<<10), "", headerLines(200)...); r.code != 200 {
+		t.Errorf("no URL or header limit: %d %.200s", r.code, r.body)
+	}
+	if r := do(t, gw, "GET", "/v1/probes/a", "", "Grpc-Metadata-Big", strings.Repeat("b", 64<<10)); r.code != 200 {
+		t.Errorf("no metadata limit: %d %.200s", r.code, r.body)
+	}
+	if r := do(t, gw, "GET", "/v1/probes/a?tags=1&tags=2&tags=3", ""); r.code != 400 {
+		t.Errorf("WithMaxQueryParameters(2), 3 parameters: %d", r.code)
+	}
+}
+
+// headerLines returns n header lines (name, value pairs for do), the
+// request's own headers besides.
+func headerLines(n int) []string {
+	var h []string
+	for i := range n {
+		h = append(h, "X-Line", strings.Repeat("x", i%7+1))
+	}
+	return h
+}
+
+// TestDeadlines: a unary call without Grpc-Timeout gets the default
+// deadline (none unless WithDefaultTimeout), and a Grpc-Timeout longer
+// than the maximum is cut to it.
+func TestDeadlines(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		opts     []protorest.Option
+		timeout  string
+		min, max time.Duration // 0, 0: no deadline
+	}{
+		{"none by default", nil, "", 0, 0},
+		{"WithDefaultTimeout(30s)", []protorest.Option{protorest.WithDefaultTimeout(30 * time.Second)}, "", 25 * time.Second, 30 * time.Second},
+		{"clamped", nil, "99999999H", 4 * time.Minute, 5 * time.Minute},
+		{"asked", nil, "2S", time.Second, 2 * time.Second},
+		{"WithMaxTimeout(1h)", []protorest.Option{protorest.WithMaxTimeout(time.Hour)}, "99999999H", 59 * time.Minute, time.Hour},
+	} {
+		var remaining time.Duration
+		var has bool
+		capture := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			var dl time.Time
+			dl, has = ctx.Deadline()
+			remaining = time.Until(dl)
+			return h(ctx, req)
+		}
+		gw := newFixture(t, "A", &recorder{}, append(tt.opts, protorest.WithUnaryInterceptors(capture))...)
+		req := httptest.NewRequest("GET", "/v1/probes/a", nil)
+		if tt.timeout != "" {
+			req.Header.Set("Grpc-Timeout", tt.timeout)
+		}
+		w := httptest.NewRecorder()
+		gw.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", tt.name, w.Code, w.Body)
+		}
+		if tt.max == 0 {
+			if has {
+				t.Errorf("%s: a deadline %v away, want none", tt.name, remaining)
+			}
+			continue
+		}
+		if !has || remaining < tt.min || remaining > tt.max {
+			t.Errorf("%s: deadline %v away (%v), want %v to %v", tt.name, remaining, has, tt.min, tt.max)
+		}
+	}
+}
+
+// TestDefaultTimeoutSparesStreams: a stream gets no default deadline: it
+// lasts as long as its client.
+func TestDefaultTimeoutSparesStreams(t *testing.T) {
+	t.Parallel()
+	var has bool
+	capture := func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+		_, has = ss.Context().Deadline()
+		return h(srv, ss)
+	}
+	gw := probesGateway(t, "in-process", newStreamer(), protorest.WithDefaultTimeout(30*time.Second), protorest.WithStreamInterceptors(capture))
+	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 200 || has {
+		t.Errorf("stream: %d, deadline %v", r.code, has)
+	}
+}
