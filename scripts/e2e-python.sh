@@ -183,6 +183,17 @@ exercise() {
   noline "$n: get: no trailer metadata without TE: trailers" "$headers"$'\n'"$trailers" "Grpc-Trailer-"
   check "$n: get: no HTTP trailers without TE: trailers" "$trailers" ""
 
+  # Metadata that cannot be spoofed: what Python received of the keys a
+  # gateway owns, when the client tries to forge them.
+  req -H 'Authorization: Bearer real' -H 'Grpc-Metadata-Grpcgateway-Authorization: Bearer spoof' \
+    -H 'Grpc-Metadata-Grpcgateway-Cookie: session=spoof' -H 'Grpc-Metadata-Authorization: Bearer spoof' \
+    -H 'Proxy-Authorization: Basic c3Bvb2Y=' -H 'Grpc-Metadata-Proxy-Authorization: Basic c3Bvb2Y=' \
+    -H 'X-Forwarded-Host: evil.example' -H 'Grpc-Metadata-X-Forwarded-Host: evil.example' \
+    -H 'X-Forwarded-For: 10.0.0.1' -H 'X-Forwarded-For: 10.0.0.2' -H 'User-Agent: e2e' -H 'Accept: application/json' \
+    "$H/v1/shelves/s1"
+  got=$(printf '%s\n' "$headers" | sed -n 's/^Grpc-Metadata-X-Shelf-Received: //p')
+  check "$n: spoofed metadata: what Python received" "$got" "authorization=Bearer real;grpcgateway-accept=application/json;grpcgateway-authorization=Bearer real;grpcgateway-user-agent=e2e;x-forwarded-for=10.0.0.1, 10.0.0.2, 127.0.0.1;x-forwarded-host=${H#http*://}"
+
   req -H 'TE: trailers' "$H/v1/shelves/s1"
   check "$n: get, TE: trailers: status" "$code" 200
   line "$n: get, TE: trailers: declared" "$headers" "Trailer: Grpc-Trailer-X-Shelf-Trailer"

@@ -13,8 +13,11 @@ shelf_pb2_grpc.py) must be on PYTHONPATH.
 What the test looks for:
   * server reflection (grpc.reflection.v1alpha, all grpcio-reflection serves);
   * GetShelf sends initial metadata x-shelf-source: python, x-shelf-caller
-    (the caller's x-user), x-shelf-etag-bin (binary) and x-shelf-trace-hex
-    (the hex of the caller's x-trace-bin), and trailing metadata
+    (the caller's x-user), x-shelf-etag-bin (binary), x-shelf-trace-hex
+    (the hex of the caller's x-trace-bin) and x-shelf-received (the
+    metadata it got whose keys a gateway owns or a proxy uses:
+    authorization, grpcgateway-*, x-forwarded-*, proxy-*, as
+    "key=value;…" sorted), and trailing metadata
     x-shelf-trailer: done, or x-shelf-trailer: missing with its NOT_FOUND;
   * a missing shelf is NOT_FOUND with a google.rpc.ResourceInfo detail, a
     bad request INVALID_ARGUMENT with a google.rpc.BadRequest detail;
@@ -102,12 +105,19 @@ class Shelves(shelf_pb2_grpc.ShelvesServicer):
     def GetShelf(self, request, context):
         caller = _metadata(context, "x-user") or ""
         trace = _metadata(context, "x-trace-bin") or b""
+        owned = sorted(
+            "%s=%s" % (k, v)
+            for k, v in context.invocation_metadata()
+            if isinstance(v, str)
+            and (k == "authorization" or k.startswith(("grpcgateway-", "x-forwarded-", "proxy-")))
+        )
         context.send_initial_metadata(
             (
                 ("x-shelf-source", "python"),
                 ("x-shelf-caller", caller),
                 ("x-shelf-etag-bin", ETAG),
                 ("x-shelf-trace-hex", trace.hex()),
+                ("x-shelf-received", ";".join(owned)),
             )
         )
         with self._lock:
