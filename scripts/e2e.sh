@@ -426,7 +426,9 @@ else
   fail "serve --max-connections 50: 200 idle keep-alive connections, a new client served within 1 s"; echo "  got:  $out"
 fi
 kill "$flood_pid" 2>/dev/null || true; wait "$flood_pid" 2>/dev/null || true
-code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 71680 /dev/zero | tr '\0' a)" "$L/livez")
+# (curl then exits 56: the server closes the connection with the header
+# unread, which resets it after the 431 is received.)
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 71680 /dev/zero | tr '\0' a)" "$L/livez" || true)
 check "serve: a 70 KiB header gets 431 (--max-header-bytes 64KiB)" "$code" 431
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 61440 /dev/zero | tr '\0' a)" "$L/livez")
 check "serve: a 60 KiB header is served" "$code" 200
