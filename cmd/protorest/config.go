@@ -34,6 +34,16 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-json-depth must be positive")
 	case c.maxHeaders < 0 || c.maxQueryParams < 0 || c.defaultTimeout < 0 || c.maxTimeout < 0:
 		return errors.New("--max-headers, --max-query-params, --default-timeout and --max-timeout must not be negative")
+	case c.readHeaderTimeout <= 0:
+		return errors.New("--read-header-timeout must be positive")
+	case c.idleTimeout < 0:
+		return errors.New("--idle-timeout must not be negative")
+	case c.maxHeaderBytes <= 0 || c.maxHeaderBytes > math.MaxInt32:
+		return errors.New("--max-header-bytes must be positive, under 2GiB")
+	case c.maxConnections < 0:
+		return errors.New("--max-connections must not be negative")
+	case c.maxStreams <= 0 || c.maxStreams > math.MaxUint32:
+		return errors.New("--max-concurrent-streams must be positive")
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together: give both")
 	case c.tlsClientCA != "" && c.tlsCert == "":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -66,17 +67,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols), TLSConfig: tlsConfig}
-	srv.Protocols.SetHTTP1(true)
+	srv, lis := cfg.httpServer(handler, tlsConfig, lis)
 	scheme := "http"
 	if tlsConfig != nil {
-		srv.Protocols.SetHTTP2(true)
 		scheme = "https"
-	} else {
-		srv.Protocols.SetUnencryptedHTTP2(true)
 	}
 	log.Info("protorest serving", "listen", lis.Addr().String(), "scheme", scheme, "upstream", cfg.upstream,
-		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from)
+		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from, "max_connections", cfg.maxConnections)
 	fmt.Fprintf(stdout, "protorest: serving %s as HTTP/JSON on %s (%s)\n", cfg.upstream, lis.Addr(), scheme)
 
 	reloads, stopReloads := reloadTriggers(cfg.reloadInterval)
@@ -105,6 +102,32 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		err = nil
 	}
 	return err
+}
+
+// httpServer is the server of the flags, with lis limited to
+// --max-connections (the listener to serve).
+func (c *serveConfig) httpServer(handler http.Handler, tlsConfig *tls.Config, lis net.Listener) (*http.Server, net.Listener) {
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    int(c.maxHeaderBytes),
+		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: c.maxStreams},
+		Protocols:         new(http.Protocols),
+		TLSConfig:         tlsConfig,
+	}
+	srv.Protocols.SetHTTP1(true)
+	if tlsConfig != nil {
+		srv.Protocols.SetHTTP2(true)
+	} else {
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
+	if c.maxConnections > 0 {
+		limited := newLimitListener(lis, c.maxConnections)
+		srv.ConnState = limited.ConnState
+		lis = limited
+	}
+	return srv, lis
 }
 
 // sharePort sends gRPC calls to grpc and everything else to rest.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"time"
 )
@@ -93,14 +94,19 @@ type serveConfig struct {
 	trustedProxies      []string
 
 	// Limits.
-	maxBody          int64
-	maxDepth         int
-	maxURLBytes      int64
-	maxHeaders       int
-	maxQueryParams   int
-	maxMetadataBytes int64
-	defaultTimeout   time.Duration
-	maxTimeout       time.Duration
+	maxBody           int64
+	maxDepth          int
+	maxURLBytes       int64
+	maxHeaders        int
+	maxQueryParams    int
+	maxMetadataBytes  int64
+	defaultTimeout    time.Duration
+	maxTimeout        time.Duration
+	readHeaderTimeout time.Duration
+	idleTimeout       time.Duration
+	maxHeaderBytes    int64
+	maxConnections    int // 0: no limit
+	maxStreams        int
 
 	// Headers.
 	incomingHeaders []string
@@ -226,6 +232,16 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "deadline of a unary call without Grpc-Timeout (streams have none); 0 for none"},
 		{group: lim, name: "max-timeout", arg: "DUR", value: durationValue{&c.maxTimeout},
 			help: "longest deadline a Grpc-Timeout may ask for: a longer one is cut to it; 0 for no limit"},
+		{group: lim, name: "read-header-timeout", arg: "DUR", value: durationValue{&c.readHeaderTimeout},
+			help: "time a client has to send a request's headers, from the connection or the request's first byte: the connection is closed beyond (stops slowloris)"},
+		{group: lim, name: "idle-timeout", arg: "DUR", value: durationValue{&c.idleTimeout},
+			help: "how long a keep-alive connection may wait for its next request (HTTP/2: with no stream open) before it is closed; 0 for no limit"},
+		{group: lim, name: "max-header-bytes", arg: "SIZE", value: sizeValue{&c.maxHeaderBytes},
+			help: "largest request line and headers of an HTTP/1.1 request (net/http allows 4KiB more): 431 beyond"},
+		{group: lim, name: "max-connections", arg: "N", value: intValue{&c.maxConnections}, def: fmt.Sprintf("the open-file limit less %d, at most %d (here %d)", fdHeadroom, maxConnectionsCap, defaultMaxConnections()),
+			help: "most client connections held open. Over it, a new connection takes the place of the oldest one that is idle (between keep-alive requests, or silent since it opened); with none idle it waits in the kernel's backlog, not accepted, while served ones go on. 0 for no limit"},
+		{group: lim, name: "max-concurrent-streams", arg: "N", value: intValue{&c.maxStreams},
+			help: "most HTTP/2 streams (requests, gRPC calls) open at once on one connection"},
 
 		{group: hdr, name: "incoming-header", arg: "NAME", value: listValue{&c.incomingHeaders}, repeat: true, def: "none: Grpc-Metadata-*, and permanent headers as grpcgateway-*",
 			help: "also pass request header NAME to the upstream as metadata of the same name (lower case); a trailing * matches a prefix (X-Tenant-*)"},
@@ -261,6 +277,11 @@ func newServeConfig() *serveConfig {
 		maxMetadataBytes:    8 << 10,
 		defaultTimeout:      30 * time.Second,
 		maxTimeout:          5 * time.Minute,
+		readHeaderTimeout:   10 * time.Second,
+		idleTimeout:         120 * time.Second,
+		maxHeaderBytes:      64 << 10,
+		maxConnections:      defaultMaxConnections(),
+		maxStreams:          100,
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,
