@@ -1,0 +1,116 @@
+package headers
+
+import (
+	"bufio"
+	"math"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/textproto"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var timeoutGrammar = regexp.MustCompile(`^[0-9]{1,8}[HMSmun]$`)
+
+// FuzzParseTimeout: parseTimeout takes exactly gRPC's grammar (1 to 8
+// digits and a unit) and gives n units, capped at the longest Duration.
+func FuzzParseTimeout(f *testing.F) {
+	for _, s := range []string{"1S", "99999999H", "0n", "100m", "1", "S", "-1S", "+1S", "1s", "123456789S", "00000001u", "1H ", "٣S"} {
+		f.Add(s)
+	}
+	units := map[byte]int64{'H': int64(time.Hour), 'M': int64(time.Minute), 'S': int64(time.Second), 'm': int64(time.Millisecond), 'u': int64(time.Microsecond), 'n': 1}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, ok := parseTimeout(s)
+		if want := timeoutGrammar.MatchString(s); ok != want {
+			t.Fatalf("%q: ok %v, want %v", s, ok, want)
+		}
+		if !ok {
+			return
+		}
+		n, _ := new(big.Int).SetString(s[:len(s)-1], 10)
+		want := n.Mul(n, big.NewInt(units[s[len(s)-1]]))
+		if want.Cmp(big.NewInt(math.MaxInt64)) > 0 {
+			want.SetInt64(math.MaxInt64)
+		}
+		if int64(d) != want.Int64() {
+			t.Fatalf("%q: %d, want %v", s, d, want)
+		}
+	})
+}
+
+// FuzzIncomingMetadata: whatever headers a client sends, the metadata is
+// valid gRPC metadata within the size limit, reserved keys never appear,
+// and the keys the gateway owns carry only what their own headers said.
+func FuzzIncomingMetadata(f *testing.F) {
+	for _, s := range []string{
+		"Authorization: Bearer a\nGrpc-Metadata-Authorization: Bearer b\n",
+		"Grpc-Metadata-Grpcgateway-Cookie: x\nCookie: c\n",
+		"Proxy-Authorization: Basic x\nGrpc-Metadata-Proxy-Foo: y\n",
+		"X-Forwarded-For: 1.2.3.4\nX-Forwarded-For: 5.6.7.8\nX-Forwarded-Host: evil\n",
+		"Grpc-Metadata-X-Bin: AAE=\nGrpc-Metadata-Y-Bin: !!\n",
+		"Grpc-Metadata-Te: trailers\nGrpc-Metadata-Grpc-Status: 0\nConnection: close\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, raw string, trusted bool) {
+		h, err := textproto.NewReader(bufio.NewReader(strings.NewReader(raw + "\n\n"))).ReadMIMEHeader()
+		if err != nil && len(h) == 0 {
+			return
+		}
+		r := httptest.NewRequest("GET", "http://api.example/", nil)
+		r.Header = http.Header(h)
+		r.RemoteAddr = "192.0.2.1:1234"
+		p := &Policy{OutgoingHeader: DefaultOutgoingHeader, OutgoingTrailer: DefaultOutgoingTrailer, MaxMetadataBytes: 8 << 10}
+		if trusted {
+			p.TrustedProxies = mustPrefixes("192.0.2.0/24")
+		}
+		md, err := p.Metadata(r)
+		if err != nil {
+			return // a bad -bin value or too much: an error, not metadata
+		}
+		if size(md) > p.MaxMetadataBytes {
+			t.Fatalf("metadata of %d bytes over the limit", size(md))
+		}
+		for k, vs := range md {
+			if !validMetadataKey(k) || isReservedKey(k) {
+				t.Fatalf("key %q", k)
+			}
+			var from []string
+			switch {
+			case k == "authorization":
+				from = r.Header.Values("Authorization")
+			case strings.HasPrefix(k, "grpcgateway-"):
+				from = r.Header.Values(strings.TrimPrefix(k, "grpcgateway-"))
+			case k == "x-forwarded-host":
+				from = append(r.Header.Values("X-Forwarded-Host"), r.Host)
+			case k == "x-forwarded-for":
+				continue // the client's lines joined, then the peer
+			case strings.HasPrefix(k, "x-forwarded-"):
+				t.Fatalf("key %q from a client", k)
+			default:
+				continue
+			}
+			for _, v := range vs {
+				if !slices.Contains(from, v) {
+					t.Fatalf("%s = %q, not from its header (%q)", k, v, from)
+				}
+			}
+		}
+		if fwd := md.Get("x-forwarded-host"); len(fwd) > 0 && !trusted && fwd[0] != r.Host {
+			t.Fatalf("x-forwarded-host %q from an untrusted peer", fwd[0])
+		}
+	})
+}
+
+func mustPrefixes(cidrs ...string) []netip.Prefix {
+	var ps []netip.Prefix
+	for _, c := range cidrs {
+		ps = append(ps, netip.MustParsePrefix(c))
+	}
+	return ps
+}
