@@ -21,6 +21,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/resolve"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/ws"
 )
@@ -36,9 +37,9 @@ import (
 // atomically), though not ordered with requests in flight.
 type Gateway struct {
 	cfg      config
-	env      exchange.Env // what every request reads
-	json     *codec.JSON  // the built-in JSON codec
-	resolver *resolver    // the gateway's types, then the remote backends'
+	env      exchange.Env   // what every request reads
+	json     *codec.JSON    // the built-in JSON codec
+	resolver *resolve.Types // the gateway's types, then the remote backends'
 
 	interceptor       grpc.UnaryServerInterceptor
 	streamInterceptor grpc.StreamServerInterceptor
@@ -65,7 +66,7 @@ func NewGateway(opts ...Option) *Gateway {
 	for _, o := range opts {
 		o.apply(&g.cfg)
 	}
-	g.resolver = &resolver{base: g.cfg.types}
+	g.resolver = resolve.New(g.cfg.types)
 	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth}
 	if g.json.MarshalOptions.Resolver == nil {
 		g.json.MarshalOptions.Resolver = g.resolver
@@ -87,6 +88,9 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env = exchange.Env{
 		Formats:          negotiate.NewFormats(g.json, g.cfg.codecs),
 		MaxBody:          g.cfg.maxBody,
+		MaxURLBytes:      g.cfg.maxURLBytes,
+		MaxHeaders:       g.cfg.maxHeaders,
+		MaxQueryParams:   g.cfg.maxQueryParams,
 		PanicHook:        panicHook,
 		WebSocketOrigins: g.cfg.wsOrigins,
 	}
@@ -128,7 +132,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	t := g.tree()
 	path := r.URL.EscapedPath()
-	if g.overLimits(w, r, path) {
+	if err := g.env.Admit(r, path); err != nil {
+		g.env.Render.ErrorHandler(w, r, err)
 		return
 	}
 	if g.cfg.cors != nil {

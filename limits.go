@@ -1,15 +1,6 @@
 package protorest
 
-import (
-	"net/http"
-	"strconv"
-	"strings"
-	"time"
-
-	"google.golang.org/grpc/codes"
-
-	"github.com/protorest/protorest/internal/httperr"
-)
+import "time"
 
 // Limits the gateway applies before routing, by default (see the options
 // below): what a client may send costs bounded memory and time.
@@ -66,36 +57,4 @@ func WithDefaultTimeout(d time.Duration) Option {
 // every Grpc-Timeout as it is.
 func WithMaxTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.maxTimeout = max(d, 0) })
-}
-
-// overLimits answers r when it is over the limits on its target, its
-// header lines or its query parameters, and reports whether it did. path
-// is r's escaped path.
-func (g *Gateway) overLimits(w http.ResponseWriter, r *http.Request, path string) bool {
-	c := &g.cfg
-	var err error
-	switch {
-	case c.maxURLBytes > 0 && len(path)+len(r.URL.RawQuery) > c.maxURLBytes:
-		err = httperr.New(http.StatusRequestURITooLong, codes.ResourceExhausted,
-			"request URL longer than the limit of "+httperr.FormatBytes(int64(c.maxURLBytes)))
-	case c.maxHeaders > 0 && headerLines(r.Header) > c.maxHeaders:
-		err = httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
-			"more request headers than the limit of "+strconv.Itoa(c.maxHeaders))
-	case c.maxQueryParams > 0 && r.URL.RawQuery != "" && strings.Count(r.URL.RawQuery, "&")+1 > c.maxQueryParams:
-		err = httperr.New(http.StatusBadRequest, codes.InvalidArgument,
-			"more query parameters than the limit of "+strconv.Itoa(c.maxQueryParams))
-	default:
-		return false
-	}
-	g.env.Render.ErrorHandler(w, r, err)
-	return true
-}
-
-// headerLines counts the header lines of h.
-func headerLines(h http.Header) int {
-	n := 0
-	for _, vs := range h {
-		n += len(vs)
-	}
-	return n
 }

@@ -5,11 +5,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"slices"
-	"strings"
 
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -182,7 +179,7 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *backend) error {
 	}
 	// Unchanged descriptors keep the routes and types they have: a reload
 	// on an interval or a reconnect costs no new plans.
-	sum := fingerprint(set)
+	sum := set.Fingerprint()
 	g.mu.Lock()
 	same := rm.entries != nil && sum == rm.fingerprint
 	g.mu.Unlock()
@@ -238,29 +235,6 @@ func remoteCaller(conn grpc.ClientConnInterface, md protoreflect.MethodDescripto
 	}}
 }
 
-// fingerprint identifies the services of set and the files they come
-// from.
-func fingerprint(set *descsource.Set) [sha256.Size]byte {
-	h := sha256.New()
-	for _, sd := range set.Services {
-		h.Write([]byte(sd.FullName()))
-		h.Write([]byte{0})
-	}
-	var files []protoreflect.FileDescriptor
-	set.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		files = append(files, fd)
-		return true
-	})
-	slices.SortFunc(files, func(a, b protoreflect.FileDescriptor) int { return strings.Compare(a.Path(), b.Path()) })
-	opts := proto.MarshalOptions{Deterministic: true}
-	for _, fd := range files {
-		b, _ := opts.Marshal(protodesc.ToFileDescriptorProto(fd))
-		h.Write(b)
-	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
-}
 
 // setRemoteTypes gives the resolver the types of every backend, with
 // types for rm.
@@ -280,7 +254,7 @@ func (g *Gateway) setRemoteTypes(rm *backend, types *dynamicpb.Types) {
 			all = append(all, t)
 		}
 	}
-	g.resolver.setRemote(all)
+	g.resolver.SetRemote(all)
 }
 
 // Reload reads the descriptors of every remote backend again and swaps

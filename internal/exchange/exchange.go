@@ -36,8 +36,11 @@ type Env struct {
 	Render  render.Config // its Headers is &Headers
 	// MaxBody limits a request body, and each message of a request
 	// stream; 0 or less is no limit.
-	MaxBody   int64
-	PanicHook func(method string, value any, stack []byte)
+	MaxBody int64
+	// MaxURLBytes, MaxHeaders and MaxQueryParams limit what Admit
+	// checks; 0 or less is no limit.
+	MaxURLBytes, MaxHeaders, MaxQueryParams int
+	PanicHook                               func(method string, value any, stack []byte)
 	// WebSocketOrigins are the host patterns of pages from other origins
 	// that may open WebSockets.
 	WebSocketOrigins []string

@@ -1,0 +1,38 @@
+package exchange
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/protorest/protorest/internal/httperr"
+)
+
+// Admit checks r against the limits on its target, its header lines and
+// its query parameters, before it is routed: an error (414, 431, 400)
+// when it is over one. path is r's escaped path.
+func (e *Env) Admit(r *http.Request, path string) error {
+	switch {
+	case e.MaxURLBytes > 0 && len(path)+len(r.URL.RawQuery) > e.MaxURLBytes:
+		return httperr.New(http.StatusRequestURITooLong, codes.ResourceExhausted,
+			"request URL longer than the limit of "+httperr.FormatBytes(int64(e.MaxURLBytes)))
+	case e.MaxHeaders > 0 && headerLines(r.Header) > e.MaxHeaders:
+		return httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
+			"more request headers than the limit of "+strconv.Itoa(e.MaxHeaders))
+	case e.MaxQueryParams > 0 && r.URL.RawQuery != "" && strings.Count(r.URL.RawQuery, "&")+1 > e.MaxQueryParams:
+		return httperr.New(http.StatusBadRequest, codes.InvalidArgument,
+			"more query parameters than the limit of "+strconv.Itoa(e.MaxQueryParams))
+	}
+	return nil
+}
+
+// headerLines counts the header lines of h.
+func headerLines(h http.Header) int {
+	n := 0
+	for _, vs := range h {
+		n += len(vs)
+	}
+	return n
+}
