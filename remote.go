@@ -235,7 +235,6 @@ func remoteCaller(conn grpc.ClientConnInterface, md protoreflect.MethodDescripto
 	}}
 }
 
-
 // setRemoteTypes gives the resolver the types of every backend, with
 // types for rm.
 func (g *Gateway) setRemoteTypes(rm *backend, types *dynamicpb.Types) {
