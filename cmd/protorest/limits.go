@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -52,17 +51,6 @@ const (
 	maxConnectionsCap = 10000
 	fdHeadroom        = 256
 )
-
-// defaultMaxConnections is the default of --max-connections from the
-// process's open-file limit (which the Go runtime raises to the hard limit
-// at start on Linux and macOS).
-func defaultMaxConnections() int {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		return 1024 - fdHeadroom
-	}
-	return maxConnectionsFor(rl.Cur)
-}
 
 // maxConnectionsFor is the default for an open-file limit: the limit less
 // fdHeadroom (but at least half of a small limit), at most
