@@ -299,3 +299,40 @@ func TestRemoteClientGoneCancelsBackend(t *testing.T) {
 		t.Error("the client's request succeeded")
 	}
 }
+
+// TestRemoteSetupFailures: what fails before a remote call is made (a bad
+// Grpc-Timeout, a -bin header that is not base64, metadata over its
+// limit) is answered with its status, and the backend is not called, for
+// unary calls and streams alike.
+func TestRemoteSetupFailures(t *testing.T) {
+	t.Parallel()
+	be := startBackend(t, "tcp", "127.0.0.1:0")
+	gw := remoteGateway(t, dial(t, be.addr))
+	for _, tt := range []struct {
+		name    string
+		headers []string
+		code    int
+		want    string
+	}{
+		{"Grpc-Timeout", []string{"Grpc-Timeout", "soon"}, 400, `"code":3,"message":"invalid Grpc-Timeout \"soon\""`},
+		{"binary header", []string{"Grpc-Metadata-Trace-Bin", "!!"}, 400, `"code":3,"message":"invalid binary header Grpc-Metadata-Trace-Bin: not base64"`},
+		{"metadata size", []string{"Grpc-Metadata-Big", strings.Repeat("b", 9000)}, 431, `"code":8`},
+	} {
+		be.mu.Lock()
+		be.md = nil
+		be.mu.Unlock()
+		resp, body := send(t, "POST", gw.URL+"/api/v1/example/upper", `{"msg":"x"}`, tt.headers...)
+		be.mu.Lock()
+		called := be.md != nil
+		be.mu.Unlock()
+		if resp.StatusCode != tt.code || !strings.Contains(body, tt.want) || called {
+			t.Errorf("unary, %s: %d %s; backend called: %v", tt.name, resp.StatusCode, body, called)
+		}
+	}
+
+	urls, streamers := streamGateways(t)
+	resp, body := send(t, "GET", urls["remote"]+"/v1/watch/w?i32=3", "", "Grpc-Timeout", "soon")
+	if resp.StatusCode != 400 || !strings.Contains(body, `"code":3`) || streamers["remote"].sent.Load() != 0 {
+		t.Errorf("stream, Grpc-Timeout: %d %s; the backend sent %d", resp.StatusCode, body, streamers["remote"].sent.Load())
+	}
+}
