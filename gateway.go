@@ -1,13 +1,12 @@
 package protorest
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -47,12 +46,10 @@ type Gateway struct {
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
-	mu       sync.Mutex
-	staging  *route.Tree[*exchange.Endpoint] // every entry, for conflict checks
-	entries  []*route.Entry[*exchange.Endpoint]
-	services map[string]bool
-	remotes  []*backend
-	served   atomic.Pointer[route.Tree[*exchange.Endpoint]] // nil when entries changed
+	routes route.Table[*exchange.Endpoint]
+
+	mu      sync.Mutex // guards remotes and their fields
+	remotes []*backend
 }
 
 var _ interface {
@@ -62,7 +59,7 @@ var _ interface {
 
 // NewGateway returns a Gateway configured by opts.
 func NewGateway(opts ...Option) *Gateway {
-	g := &Gateway{cfg: defaultConfig(), services: map[string]bool{}}
+	g := &Gateway{cfg: defaultConfig()}
 	for _, o := range opts {
 		o.apply(&g.cfg)
 	}
@@ -106,7 +103,7 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Render.StatusJSON = statusJSON
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
-	g.staging = g.newTree()
+	g.routes.StrictTrailingSlash = g.cfg.strictSlash
 	if g.cfg.compress != nil {
 		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
 	}
@@ -130,7 +127,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serve is ServeHTTP, inside the edge features that wrap the handler
 // (compression).
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
-	t := g.tree()
+	t := g.routes.Tree()
 	path := r.URL.EscapedPath()
 	if err := g.env.Admit(r, path); err != nil {
 		g.env.Render.ErrorHandler(w, r, err)
@@ -206,10 +203,6 @@ func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.M
 	ep.Handler(w, r)
 }
 
-func (g *Gateway) newTree() *route.Tree[*exchange.Endpoint] {
-	return &route.Tree[*exchange.Endpoint]{StrictTrailingSlash: g.cfg.strictSlash}
-}
-
 // add registers entries all or nothing: a conflict leaves the gateway as
 // it was. The services are recorded as registered, each once.
 func (g *Gateway) add(entries []*route.Entry[*exchange.Endpoint], services ...string) error {
@@ -220,70 +213,10 @@ func (g *Gateway) add(entries []*route.Entry[*exchange.Endpoint], services ...st
 // services, all or nothing; requests see the old routes or the new ones,
 // never a mix.
 func (g *Gateway) replace(drop, entries []*route.Entry[*exchange.Endpoint], dropServices, services []string) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, s := range services {
-		if g.services[s] && !slices.Contains(dropServices, s) {
-			return fmt.Errorf("protorest: service %s registered twice", s)
-		}
+	err := g.routes.Replace(drop, entries, dropServices, services)
+	var twice *route.GroupError
+	if errors.As(err, &twice) {
+		return fmt.Errorf("protorest: service %s", twice)
 	}
-	kept := g.entries
-	if len(drop) > 0 {
-		kept = slices.DeleteFunc(slices.Clone(g.entries), func(e *route.Entry[*exchange.Endpoint]) bool {
-			return slices.Contains(drop, e)
-		})
-	}
-	next := g.staging
-	if next == nil || len(drop) > 0 {
-		// The tree is being served (it must not change), or entries go:
-		// start a new one.
-		next = buildTree(g.newTree(), kept)
-	}
-	for _, e := range entries {
-		if err := next.Add(e); err != nil {
-			g.staging = nil // it may hold some of entries
-			return err
-		}
-	}
-	g.staging = next
-	g.entries = append(kept, entries...)
-	for _, s := range dropServices {
-		delete(g.services, s)
-	}
-	for _, s := range services {
-		g.services[s] = true
-	}
-	g.served.Store(nil)
-	return nil
-}
-
-// buildTree adds entries, which are known not to conflict, to t.
-func buildTree(t *route.Tree[*exchange.Endpoint], entries []*route.Entry[*exchange.Endpoint]) *route.Tree[*exchange.Endpoint] {
-	for _, e := range entries {
-		if err := t.Add(e); err != nil {
-			panic("protorest: internal error: registered entries conflict: " + err.Error())
-		}
-	}
-	return t
-}
-
-// tree returns the routing tree for requests, building it after
-// registrations changed the entries.
-func (g *Gateway) tree() *route.Tree[*exchange.Endpoint] {
-	if t := g.served.Load(); t != nil {
-		return t
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if t := g.served.Load(); t != nil {
-		return t
-	}
-	t := g.staging
-	if t == nil {
-		t = buildTree(g.newTree(), g.entries)
-	}
-	g.served.Store(t)
-	// Later registrations build a fresh tree, so t is never mutated again.
-	g.staging = nil
-	return t
+	return err
 }

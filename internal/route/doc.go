@@ -65,4 +65,8 @@
 // left to the caller, who knows the variable's kind: [UnescapeSegment] for
 // a variable of one segment, [UnescapeMulti] for one that spans several
 // segments or contains "**".
+//
+// A [Table] holds a server's entries while it serves: it swaps them all or
+// nothing, and hands out trees that never change (copy-on-write), so that
+// requests match without a lock.
 package route
