@@ -205,14 +205,15 @@ func (p *Policy) Actual(w http.ResponseWriter, r *http.Request) http.ResponseWri
 	}
 	p.allowOrigin(h, origin)
 	h.Set("Access-Control-Expose-Headers", p.exposed)
-	return &exposer{ResponseWriter: w}
+	return &exposer{ResponseWriter: w, exposed: p.exposed}
 }
 
 // exposer adds the Grpc-Metadata-* headers of a response to its
 // Access-Control-Expose-Headers when the header is written.
 type exposer struct {
 	http.ResponseWriter
-	done bool
+	exposed string // the policy's own list
+	done    bool
 }
 
 func (e *exposer) expose() {
@@ -221,10 +222,15 @@ func (e *exposer) expose() {
 	}
 	e.done = true
 	h := e.Header()
+	var names []string
 	for name := range h {
 		if strings.HasPrefix(name, headers.MetadataHeaderPrefix) {
-			h.Set("Access-Control-Expose-Headers", h.Get("Access-Control-Expose-Headers")+", "+name)
+			names = append(names, name)
 		}
+	}
+	if len(names) > 0 {
+		slices.Sort(names) // the map's order is random: keep the header stable
+		h.Set("Access-Control-Expose-Headers", e.exposed+", "+strings.Join(names, ", "))
 	}
 }
 
