@@ -16,13 +16,36 @@ type Unary struct {
 	Reply
 
 	mu       sync.Mutex
-	response proto.Message
+	one      One
 	finished bool
+}
+
+// One is the response of a call that is not server-streaming, kept until
+// the call finishes (by the HTTP and the WebSocket sinks alike). Its
+// user holds the lock.
+type One struct{ msg proto.Message }
+
+// Keep keeps msg; a second response is an error.
+func (o *One) Keep(msg proto.Message) error {
+	if o.msg != nil {
+		return ErrSecondResponse
+	}
+	o.msg = msg
+	return nil
+}
+
+// Outcome is the call's response, given its error: none and no error is
+// ErrNoResponse.
+func (o *One) Outcome(err error) (proto.Message, error) {
+	if err == nil && o.msg == nil {
+		err = ErrNoResponse
+	}
+	return o.msg, err
 }
 
 // Reset makes u the sink of a new call answered by a.
 func (u *Unary) Reset(a Reply) {
-	u.Reply, u.response, u.finished = a, nil, false
+	u.Reply, u.one, u.finished = a, One{}, false
 }
 
 // SendHeader does nothing: the header goes with the response.
@@ -32,11 +55,10 @@ func (u *Unary) SendHeader(metadata.MD) error { return nil }
 func (u *Unary) Send(msg proto.Message, _ metadata.MD) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.finished || u.response != nil {
+	if u.finished {
 		return ErrSecondResponse
 	}
-	u.response = msg
-	return nil
+	return u.one.Keep(msg)
 }
 
 // Finish renders the response, or err.
@@ -47,10 +69,8 @@ func (u *Unary) Finish(err error, header, trailer metadata.MD) {
 		return
 	}
 	u.finished = true
-	if err == nil && u.response == nil {
-		err = ErrNoResponse
-	}
-	u.Respond(u.response, err, header, trailer)
+	msg, err := u.one.Outcome(err)
+	u.Respond(msg, err, header, trailer)
 }
 
 // InterruptRead cuts a read of the request body in progress short.

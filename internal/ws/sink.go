@@ -27,7 +27,7 @@ type sink struct {
 	mu       sync.Mutex
 	binary   bool // the client sent binary: answer in binary
 	finished bool
-	response proto.Message // a client stream's one response
+	one      render.One // a client stream's one response
 }
 
 var _ exchange.Sink = (*sink)(nil)
@@ -47,11 +47,7 @@ func (s *sink) Send(msg proto.Message, _ metadata.MD) error {
 		return render.ErrFinished
 	}
 	if !s.serverStreams {
-		if s.response != nil {
-			return render.ErrSecondResponse
-		}
-		s.response = msg
-		return nil
+		return s.one.Keep(msg)
 	}
 	return s.write(msg)
 }
@@ -80,11 +76,10 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 		return
 	}
 	s.finished = true
-	if err == nil && !s.serverStreams {
-		if s.response == nil {
-			err = render.ErrNoResponse
-		} else {
-			err = s.write(s.response)
+	if !s.serverStreams {
+		var msg proto.Message
+		if msg, err = s.one.Outcome(err); err == nil {
+			err = s.write(msg)
 		}
 	}
 	if err == nil {
