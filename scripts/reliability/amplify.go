@@ -25,6 +25,7 @@ func runAmplify(ctx context.Context, args []string, stdout io.Writer) error {
 	pid := fs.Int("pid", 0, "serve's process ID")
 	every := fs.Duration("every", 50*time.Millisecond, "RSS sampling interval")
 	serveFlags := fs.String("serve-flags", "", "what serve ran with, for the row")
+	grpcTimeout := fs.String("grpc-timeout", "", "Grpc-Timeout of every request (e.g. 120S), to lift serve's default deadline")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,14 +33,14 @@ func runAmplify(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("-book and -pid are required")
 	}
 	body := labelsBody(*labels)
-	status, err := send(ctx, http.MethodPatch, *book, body)
+	status, err := send(ctx, http.MethodPatch, *book, body, *grpcTimeout)
 	if err != nil {
 		return err
 	}
 	if status != http.StatusOK {
 		return fmt.Errorf("PATCH of %d labels (%d bytes): %d", *labels, len(body), status)
 	}
-	defer send(context.Background(), http.MethodPatch, *book, []byte(`{"labels":{}}`))
+	defer send(context.Background(), http.MethodPatch, *book, []byte(`{"labels":{}}`), *grpcTimeout)
 
 	time.Sleep(time.Second)
 	before, err := readProc(*pid)
@@ -60,7 +61,7 @@ func runAmplify(ctx context.Context, args []string, stdout io.Writer) error {
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
-			status, size := getSize(ctx, *book)
+			status, size := getSize(ctx, *book, *grpcTimeout)
 			results[i] = got{status, size, time.Since(t0)}
 		}()
 	}
@@ -106,13 +107,17 @@ func labelsBody(n int) []byte {
 	return b.Bytes()
 }
 
-// send sends a JSON request and discards the answer's body.
-func send(ctx context.Context, method, url string, body []byte) (int, error) {
+// send sends a JSON request, with a Grpc-Timeout unless it is "", and
+// discards the answer's body.
+func send(ctx context.Context, method, url string, body []byte, timeout string) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if timeout != "" {
+		req.Header.Set("Grpc-Timeout", timeout)
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, err
@@ -122,11 +127,15 @@ func send(ctx context.Context, method, url string, body []byte) (int, error) {
 	return res.StatusCode, err
 }
 
-// getSize GETs url and counts the body's bytes.
-func getSize(ctx context.Context, url string) (int, int64) {
+// getSize GETs url, with a Grpc-Timeout unless it is "", and counts the
+// body's bytes.
+func getSize(ctx context.Context, url, timeout string) (int, int64) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return 0, 0
+	}
+	if timeout != "" {
+		req.Header.Set("Grpc-Timeout", timeout)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -23,7 +23,8 @@ import (
 // (it closes the oldest idle ones to make room) and how the client fared.
 func runIdleFlood(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("idleflood", flag.ContinueOnError)
-	target := fs.String("url", "", "a GET the flood's connections make once (keepalive) and the client makes")
+	target := fs.String("url", "", "a GET the flood's connections make once (keepalive)")
+	probeURL := fs.String("probe", "", "a GET the legitimate client makes (default -url)")
 	conns := fs.Int("conns", 1000, "flood connections")
 	mode := fs.String("mode", "keepalive", "keepalive (one request, then idle) or silent (not a byte)")
 	probes := fs.Int("probes", 10, "requests of the legitimate client")
@@ -56,7 +57,10 @@ func runIdleFlood(ctx context.Context, args []string, stdout io.Writer) error {
 			fds = strconv.Itoa(st.fds)
 		}
 	}
-	client := probe(ctx, *target, *probes, 200*time.Millisecond, *timeout)
+	if *probeURL == "" {
+		*probeURL = *target
+	}
+	client := probe(ctx, *probeURL, *probes, 200*time.Millisecond, *timeout)
 	open := stillOpen(flood)
 
 	withinSecond := len(client.served) == client.n && client.slowest <= time.Second

@@ -30,6 +30,7 @@ func runSlowBody(ctx context.Context, args []string, stdout io.Writer) error {
 	probes := fs.Int("probes", 10, "requests of the legitimate client, spread over -for")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long the client waits for an answer")
 	serveFlags := fs.String("serve-flags", "", "what serve ran with, for the row")
+	pid := fs.Int("pid", 0, "serve's process ID, for its descriptors")
 	header := fs.Bool("header", true, "print the table's header")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -62,15 +63,21 @@ func runSlowBody(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	// The client starts once the slow senders are all sending.
 	time.Sleep(2 * time.Second)
+	fds := "n/a"
+	if *pid != 0 {
+		if st, err := readProc(*pid); err == nil {
+			fds = strconv.Itoa(st.fds)
+		}
+	}
 	interval := (*hold - 2*time.Second - *timeout) / time.Duration(max(*probes, 1))
 	client := probe(ctx, *probeURL, *probes, max(interval, 100*time.Millisecond), *timeout)
 	wg.Wait()
 
-	t := &table{w: stdout, cols: 6}
+	t := &table{w: stdout, cols: 7}
 	if *header {
-		t = newTable(stdout, "slow senders", "serve flags", "held for", "what the slow senders got", "their first answer after", "legitimate client (new connection each)")
+		t = newTable(stdout, "slow senders", "serve flags", "held for", "what the slow senders got", "their first answer after", "serve fds during", "legitimate client (new connection each)")
 	}
-	t.Row(fmt.Sprintf("%d × %s", *conns, *shape), *serveFlags, hold.String(), outcomeText(outcomes), firstAnswer(outcomes), client.String())
+	t.Row(fmt.Sprintf("%d × %s", *conns, *shape), *serveFlags, hold.String(), outcomeText(outcomes), firstAnswer(outcomes), fds, client.String())
 	return nil
 }
 
