@@ -25,10 +25,8 @@ type Tree[V any] struct {
 
 	root node[V]
 
-	// verbs is the set of verbs that templates use, and maxVerb the length
-	// of the longest; see Tree.split.
-	verbs   map[string]struct{}
-	maxVerb int
+	// verbs is the set of verbs that templates use; see Tree.split.
+	verbs map[string]struct{}
 }
 
 // Entry is one route: requests with Method whose path matches Template
@@ -140,7 +138,6 @@ func (t *Tree[V]) Add(e *Entry[V]) error {
 			t.verbs = make(map[string]struct{})
 		}
 		t.verbs[v] = struct{}{}
-		t.maxVerb = max(t.maxVerb, len(v))
 	}
 	return nil
 }
@@ -190,8 +187,8 @@ func validate[V any](e *Entry[V]) error {
 		return bad("no method")
 	}
 	tmpl := e.Template
-	if strings.Contains(tmpl.Verb, "/") {
-		return bad("verb %q contains %q", tmpl.Verb, "/")
+	if strings.ContainsAny(tmpl.Verb, "/:") {
+		return bad("verb %q contains %q or %q", tmpl.Verb, "/", ":")
 	}
 	deep := -1
 	for i, s := range tmpl.Segments {
