@@ -23,6 +23,13 @@ type Tree[V any] struct {
 	// ignores them.
 	StrictTrailingSlash bool
 
+	// EncodedSlashFallback routes, as grpc-gateway's default (Legacy)
+	// unescaping does, a request path that matches no entry for its
+	// method and holds %2F or %2f: the path is matched again with those
+	// escapes decoded to "/" (see the package documentation). The
+	// default keeps %2F as data, always.
+	EncodedSlashFallback bool
+
 	root node[V]
 
 	// verbs is the set of verbs that templates use; see Tree.split.
