@@ -54,11 +54,10 @@
 // a registered verb, it is the request's verb and is removed, with its
 // colon, from the segment. Any other colon is data: an unregistered
 // suffix such as :zzz, a colon in an earlier segment, and an encoded
-// colon (%3A) never start a verb. An entry
-// matches only requests whose verb equals its template's verb, so with
-// :archive registered, GET /v1/probes/abc:archive does not match
-// /v1/probes/{name}. The verb is found after trailing slashes are
-// dropped.
+// colon (%3A) never start a verb. An entry matches only requests whose
+// verb equals its template's verb, so with :archive registered,
+// GET /v1/probes/abc:archive does not match /v1/probes/{name}. The verb
+// is found after trailing slashes are dropped.
 //
 // # Precedence
 //
