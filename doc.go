@@ -77,11 +77,26 @@
 //   - Trailing slashes are ignored (/v1/books/ is /v1/books), unless
 //     WithStrictTrailingSlash.
 //   - A ":suffix" in the last segment is a verb only when some template
-//     registers that verb; otherwise it is data ("abc:zzz").
+//     registers that verb; otherwise it is data ("abc:zzz"). Only the
+//     last colon can start a verb: POST /v1/probes/a:b:archive is the
+//     verb "archive" on "probes/a:b".
+//   - A verb is one literal, as google/api/http.proto says: a template
+//     such as /v1/{id}:custom:custom, which grpc-gateway serves with the
+//     verb "custom:custom", fails registration with an error that
+//     suggests the rewrite (one verb, such as :custom-custom).
 //   - Literals match the raw, percent-encoded request path, so %2F inside
 //     a segment never splits it. A one-segment variable is then fully
 //     decoded (%2F becomes /); a multi-segment one keeps %2F encoded by
 //     default (see WithPathUnescaping). A malformed escape is a 400.
+//   - A path that matches no route for its method that way, but holds
+//     %2F, is routed once more with %2F decoded, as grpc-gateway routes
+//     every path: the OpenAPI clients generated for grpc-gateway escape
+//     the slashes of path parameters (shelves%2F1%2Fbooks%2F2 for
+//     {name=shelves/*/books/*}, which then gets shelves/1/books/2). Only
+//     %2F is decoded for routing: an encoded colon (%3A) is never a verb,
+//     where grpc-gateway decodes it first. WithoutEncodedSlashFallback
+//     keeps %2F as data always; its documentation gives the safety
+//     reasoning.
 //   - "**" at the end of a template matches zero or more segments; followed
 //     by literals it matches at least one.
 //
@@ -196,6 +211,12 @@
 //     fails the service's registration.
 //   - PathUnescaping is the router's own type (an alias), with the same
 //     constants.
+//   - A request path that holds %2F and matches no route as written is
+//     routed with %2F decoded, as grpc-gateway routes it (it was a 404 or
+//     a 405); WithoutEncodedSlashFallback turns this off.
+//   - A template whose verb contains ":" (/v1/x:a:b) fails registration;
+//     it used to be served, for grpc-gateway users. The error suggests a
+//     verb of one literal.
 //   - A unary rule without a body reads and drops a request body, as
 //     streaming rules did, so that a client that goes away is noticed over
 //     HTTP/1.1: a body past the limit gets 413, a body that cannot be

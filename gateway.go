@@ -104,6 +104,7 @@ func NewGateway(opts ...Option) *Gateway {
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash
+	g.routes.EncodedSlashFallback = g.cfg.slashFallback
 	if g.cfg.compress != nil {
 		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
 	}

@@ -56,6 +56,7 @@ type config struct {
 	literalPlus      bool
 	unescape         route.UnescapeMode
 	strictSlash      bool
+	slashFallback    bool
 	successStatus    map[string]int
 	maxBody          int64
 	maxDepth         int
@@ -89,6 +90,7 @@ func defaultConfig() config {
 		files:            protoregistry.GlobalFiles,
 		types:            protoregistry.GlobalTypes,
 		deriveMask:       true,
+		slashFallback:    true,
 		maxURLBytes:      defaultMaxURLBytes,
 		maxHeaders:       defaultMaxHeaders,
 		maxQueryParams:   defaultMaxQueryParams,
@@ -178,6 +180,32 @@ func WithLiteralPlusInQuery() Option {
 // The default is UnescapeAllExceptSlash.
 func WithPathUnescaping(mode PathUnescaping) Option {
 	return optionFunc(func(c *config) { c.unescape = mode })
+}
+
+// WithoutEncodedSlashFallback keeps %2F in request paths as data, always.
+//
+// By default a request path that matches no route for its method as
+// written (where %2F never separates segments), but holds %2F or %2f, is
+// routed once more with those escapes decoded to "/", as grpc-gateway's
+// default unescaping mode routes every path. The OpenAPI clients that
+// grpc-gateway users generate escape the slashes of path parameters (a
+// go-swagger client sends shelves%2F1%2Fbooks%2F2 for the name
+// {name=shelves/*/books/*}); with the fallback they reach the route that
+// grpc-gateway gave them, and the variable's value is the decoded one,
+// shelves/1/books/2. Only the slashes are decoded for routing, so an
+// encoded colon (%3A) still never starts a verb.
+//
+// The fallback is safe to keep on: it never changes the route of a path
+// that matches as written, nor a variable's value there (a one-segment
+// variable still receives "a/b" from a%2Fb); it only answers, as
+// grpc-gateway would, what would otherwise be a 404 or a 405, and it
+// routes as r.URL.Path (the decoded path that net/http, grpc-gateway and
+// most middleware see) reads, so an authorization middleware that checks
+// r.URL.Path agrees with the route taken. A 405's Allow header lists the
+// methods of both readings. Turn it off to be strict: a client must then
+// send the slashes of a multi-segment value as "/".
+func WithoutEncodedSlashFallback() Option {
+	return optionFunc(func(c *config) { c.slashFallback = false })
 }
 
 // WithStrictTrailingSlash makes a trailing slash significant. By default

@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/exchange"
@@ -112,15 +114,44 @@ func fullMethod(md protoreflect.MethodDescriptor) string {
 	return "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
 }
 
-// httpRule returns the google.api.http rule of a method, or nil.
-func httpRule(md protoreflect.MethodDescriptor) *annotations.HttpRule {
+// httpRule returns the google.api.http rule of a method, or nil. The
+// method's options hold the rule as an *annotations.HttpRule when they
+// come from generated code, but as a dynamic message when the files were
+// compiled by protocompile or read from a descriptor set with their own
+// google/api/annotations.proto, and as unknown bytes when nothing
+// resolved the extension: the rule is read through its wire bytes,
+// whatever its Go type.
+func httpRule(md protoreflect.MethodDescriptor) (*annotations.HttpRule, error) {
 	opts := md.Options()
-	if opts == nil || !proto.HasExtension(opts, annotations.E_Http) {
-		return nil
+	if opts == nil {
+		return nil, nil
 	}
-	rule, _ := proto.GetExtension(opts, annotations.E_Http).(*annotations.HttpRule)
-	return rule
+	if mo, ok := opts.(*descriptorpb.MethodOptions); ok && !proto.HasExtension(mo, annotations.E_Http) && len(mo.ProtoReflect().GetUnknown()) == 0 {
+		return nil, nil
+	}
+	b, err := proto.Marshal(opts)
+	if err != nil {
+		return nil, fmt.Errorf("google.api.http option: %w", err)
+	}
+	var mo descriptorpb.MethodOptions
+	if err := (proto.UnmarshalOptions{Resolver: httpRuleType}).Unmarshal(b, &mo); err != nil {
+		return nil, fmt.Errorf("google.api.http option: %w", err)
+	}
+	if !proto.HasExtension(&mo, annotations.E_Http) {
+		return nil, nil
+	}
+	return proto.GetExtension(&mo, annotations.E_Http).(*annotations.HttpRule), nil
 }
+
+// httpRuleType resolves the google.api.http extension, and no other, for
+// httpRule.
+var httpRuleType = func() *protoregistry.Types {
+	t := new(protoregistry.Types)
+	if err := t.RegisterExtension(annotations.E_Http); err != nil {
+		panic(err)
+	}
+	return t
+}()
 
 // caller is how the rules of one method call it.
 type caller struct {
@@ -131,7 +162,10 @@ type caller struct {
 // methodEntries builds the routes of one method: its rule and the rule's
 // additional bindings.
 func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*route.Entry[*exchange.Endpoint], error) {
-	rule := httpRule(md)
+	rule, err := httpRule(md)
+	if err != nil {
+		return nil, fmt.Errorf("protorest: %s: %s: %w", md.ParentFile().Path(), md.FullName(), err)
+	}
 	if rule == nil {
 		if !g.cfg.autoMap {
 			return nil, nil

@@ -104,7 +104,7 @@ func TestRegisterErrors(t *testing.T) {
 		}}}, []string{"nested"}},
 		{"C022 duplicate shape", []*annotations.HttpRule{get("/v3/{name}"), get("/v3/{inner.s}")}, []string{"t.v1.S.M0", "t.v1.S.M1", "/v3/"}},
 		{"duplicate via additional binding", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/{name}"}, AdditionalBindings: []*annotations.HttpRule{get("/v1/{inner.s}")}}}, []string{"t.v1.S.M0"}},
-		{"C229 colon in verb is served", []*annotations.HttpRule{get("/v1/x:a:b")}, nil},
+		{"C229 colon in verb", []*annotations.HttpRule{get("/v1/x:a:b")}, []string{"t.v1.S.M0", `verb "a:b" contains ":"`, `"/v1/x:a-b"`}},
 		{"different methods do not conflict", []*annotations.HttpRule{get("/v1/{name}"), {Pattern: &annotations.HttpRule_Post{Post: "/v1/{name}"}, Body: "*"}}, nil},
 		{"custom kind", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Kind: "OPTIONS", Path: "/v1/{name}"}}}}, nil},
 	}

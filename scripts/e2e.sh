@@ -74,6 +74,33 @@ done
 
 H="http://localhost:$HTTP_PORT"
 
+# Every command the demo prints under "Try:" runs exactly as printed
+# (localhost and the ports are the demo's), under pipefail, with curl
+# failing on an HTTP error (a wrapper first in PATH adds --fail-with-body
+# and --silent --show-error) and grpcurl the one installed above: each
+# must exit 0 and print something. "open …/ui/" is left to the browser
+# end-to-end test (scripts/e2e-browser.sh), which loads that page.
+for _ in $(seq 1 100); do grep -q '^Try:$' "$work/demo.log" && break; sleep 0.1; done
+mkdir "$work/try"
+printf '#!/bin/sh\nexec %q --fail-with-body --silent --show-error --max-time 20 "$@"\n' "$(command -v curl)" >"$work/try/curl"
+chmod +x "$work/try/curl"
+ln -s "$grpcurl" "$work/try/grpcurl"
+tried=0
+while IFS= read -r line; do
+  case $line in
+  open\ *) continue ;;
+  curl\ * | grpcurl\ * | *\|\ curl\ *) ;;
+  *) fail "demo prints a line e2e.sh does not know how to run: $line"; continue ;;
+  esac
+  tried=$((tried + 1))
+  if out=$(PATH="$work/try:$PATH" bash -o pipefail -c "$line" 2>&1) && [ -n "$out" ]; then
+    pass "demo's line: $line"
+  else
+    fail "demo's line: $line"; echo "  got:  $out"
+  fi
+done < <(awk '/^Try:$/ { on = 1; next } on && /^  / { sub(/^  /, ""); print; next } on { exit }' "$work/demo.log")
+if [ "$tried" -ge 12 ]; then pass "demo: $tried printed lines run"; else fail "demo: only $tried printed lines run"; cat "$work/demo.log"; fi
+
 out=$(curl -s -X POST -d '{"msg":"hello"}' -i "$H/api/v1/example/upper" | tr -d '\r')
 contains "upper: status" "$out" "HTTP/1.1 200 OK"
 contains "upper: content type" "$out" "Content-Type: application/json"

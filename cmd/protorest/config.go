@@ -237,6 +237,9 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 	if c.strictSlash {
 		opts = append(opts, protorest.WithStrictTrailingSlash())
 	}
+	if !c.slashFallback {
+		opts = append(opts, protorest.WithoutEncodedSlashFallback())
+	}
 	for _, s := range c.successStatus {
 		method, code, _ := parseSuccessStatus(s) // checked
 		opts = append(opts, protorest.WithSuccessStatus(method, code))

@@ -136,6 +136,10 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 	})
 }
 
+// printDemoHelp prints the demo's addresses and the commands to try. Each
+// command works as printed against the demo's data (the shelves are
+// shelves/fiction and shelves/poetry): scripts/e2e.sh runs every one of
+// them, but the "open" of the page, and fails on an HTTP error.
 func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
 	h := "http://localhost:" + port(httpAddr)
 	fmt.Fprintf(w, `protorest demo
@@ -147,10 +151,10 @@ Try:
   grpcurl -plaintext -d '{"msg": "hello"}' localhost:%s example.v1.MySvc/Upper
   curl -X POST -d '{"msg":"hello"}' %s/api/v1/example/echo
   curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' %s/api/v1/example/echo | od -c
-  curl -i %s/v1/books/
+  curl -i %s/v1/books/dune
   curl %s/v1/shelves
-  curl '%s/v1/shelves/1/books?page_size=1'
-  curl -X PATCH -d '{"title":"New title"}' %s/v1/shelves/1/books/1
+  curl '%s/v1/shelves/fiction/books?page_size=1'
+  curl -X PATCH -d '{"title":"New title"}' %s/v1/shelves/fiction/books/dune
   curl -N '%s/api/v1/example/watch?count=3&intervalMs=300'
   curl -N -H 'Accept: text/event-stream' '%s/api/v1/example/watch?count=3&intervalMs=300'
   printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat

@@ -33,6 +33,8 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		{"the command line wins", []string{"--listen", ":7777"}, map[string]string{"PROTOREST_LISTEN": ":9999"}, func(c *serveConfig) any { return c.listen }, ":7777"},
 		{"dashes are underscores", nil, map[string]string{"PROTOREST_UPSTREAM_CA": "ca.pem"}, func(c *serveConfig) any { return []any{c.upstreamCA, c.upstreamTLSOn()} }, []any{"ca.pem", true}},
 		{"env bool", nil, map[string]string{"PROTOREST_ACCESS_LOG": "false", "PROTOREST_AUTO_MAP": "1"}, func(c *serveConfig) any { return []bool{c.accessLog, c.autoMap} }, []bool{false, true}},
+		{"encoded-slash fallback on by default", nil, nil, func(c *serveConfig) any { return c.slashFallback }, true},
+		{"encoded-slash fallback off", nil, map[string]string{"PROTOREST_ENCODED_SLASH_FALLBACK": "false"}, func(c *serveConfig) any { return c.slashFallback }, false},
 		{"env list is comma-separated", nil, map[string]string{"PROTOREST_UPSTREAM_HEADER": "x-a:1, x-b:2,"}, func(c *serveConfig) any { return c.upstreamHeaders }, []string{"x-a:1", "x-b:2"}},
 		{"a repeated flag replaces its env list", []string{"--ignore-query", "a", "--ignore-query", "b"}, map[string]string{"PROTOREST_IGNORE_QUERY": "c"}, func(c *serveConfig) any { return c.ignoredQuery }, []string{"a", "b"}},
 		{"sizes", []string{"--max-body-size", "512KiB"}, map[string]string{"PROTOREST_MAX_UPSTREAM_MESSAGE_SIZE": "1GB"}, func(c *serveConfig) any { return []int64{c.maxBody, c.maxUpstreamMessage} }, []int64{512 << 10, 1e9}},

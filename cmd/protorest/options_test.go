@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
+	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/examples/services"
 )
 
@@ -132,5 +133,31 @@ func TestServeLargeResponses(t *testing.T) {
 	small := startServe(t, "--upstream", addr, "--max-body-size", "8MiB", "--max-upstream-message-size", "4MiB")
 	if code, body := small.do(t, "POST", "/api/v1/example/echo", big); code == 200 || !strings.Contains(body, "larger than max") {
 		t.Errorf("a 5MiB response under --max-upstream-message-size 4MiB: %d %.200s", code, body)
+	}
+}
+
+// TestServeEncodedSlashFallback: serve routes a path whose slashes a
+// client escaped as grpc-gateway does, unless --encoded-slash-fallback=false
+// (or its variable) keeps %2F as data.
+func TestServeEncodedSlashFallback(t *testing.T) {
+	t.Parallel()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
+	reflection.Register(srv)
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	const escaped = "/v1/shelves%2Ffiction%2Fbooks%2Fdune"
+
+	on := startServe(t, "--upstream", lis.Addr().String(), "--access-log=false")
+	if code, body := on.do(t, "GET", escaped, ""); code != 200 || !strings.Contains(body, `"name":"shelves/fiction/books/dune"`) {
+		t.Errorf("GET %s: %d %s", escaped, code, body)
+	}
+	off := startServe(t, "--upstream", lis.Addr().String(), "--access-log=false", "--encoded-slash-fallback=false")
+	if code, body := off.do(t, "GET", escaped, ""); code != 404 || !strings.Contains(body, `"code":5`) {
+		t.Errorf("--encoded-slash-fallback=false: GET %s: %d %s", escaped, code, body)
 	}
 }

@@ -83,6 +83,7 @@ type serveConfig struct {
 	unescape       string
 	literalPlus    bool
 	strictSlash    bool
+	slashFallback  bool
 	successStatus  []string
 	websocketOrigs []string
 
@@ -202,6 +203,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "keep '+' in query values as '+' (false: a space, as in HTML forms)"},
 		{group: js, name: "strict-trailing-slash", value: boolValue{&c.strictSlash},
 			help: "make a trailing slash significant (false: /v1/books/ is /v1/books)"},
+		{group: js, name: "encoded-slash-fallback", value: boolValue{&c.slashFallback},
+			help: "route a path that matches nothing as written but holds %2F once more with %2F decoded, as grpc-gateway does, for clients that escape the slashes of path parameters (false: %2F is always data)"},
 		{group: js, name: "success-status", arg: "METHOD=CODE", value: listValue{&c.successStatus}, repeat: true,
 			help: "HTTP status of a method's success, e.g. pkg.v1.Svc/Create=201 (a 2xx; 204 sends no body)"},
 		{group: js, name: "websocket-origin", arg: "PATTERN", value: listValue{&c.websocketOrigs}, repeat: true, def: "none: the request's own host only",
@@ -268,6 +271,7 @@ func newServeConfig() *serveConfig {
 		livezPath:           "/livez",
 		readyzPath:          "/readyz",
 		unescape:            "all-except-slash",
+		slashFallback:       true,
 		upstreamCompression: "none",
 		maxBody:             4 << 20,
 		maxDepth:            100,

@@ -1,14 +1,13 @@
 // Package httprule parses and validates google.api.http path templates.
 //
-// The grammar (from google/api/http.proto, with the extensions protorest
-// serves for grpc-gateway users, see PROFILE.md):
+// The grammar is google/api/http.proto's:
 //
 //	Template  = "/" | "/" Segments [ Verb ] ;
 //	Segments  = Segment { "/" Segment } ;
 //	Segment   = "*" | "**" | LITERAL | Variable ;
 //	Variable  = "{" FieldPath [ "=" Segments ] "}" ;
 //	FieldPath = IDENT { "." IDENT } ;
-//	Verb      = ":" LITERAL { ":" LITERAL } ;
+//	Verb      = ":" LITERAL ;
 //	LITERAL   = 1*( any byte except "/" ":" "{" "}" "*" ) ;
 //	IDENT     = 1*( "A"…"Z" | "a"…"z" | "0"…"9" | "_" ) ;
 //

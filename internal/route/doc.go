@@ -30,18 +30,34 @@
 // match the root template "/". A non-empty path that does not begin with
 // "/" matches nothing.
 //
+// # Encoded slashes
+//
+// With Tree.EncodedSlashFallback, a path that matches no entry for the
+// request's method, as above, and that holds %2F or %2f, is matched once
+// more with those escapes decoded to "/" ([DecodeSlashes]): as
+// grpc-gateway's default (Legacy) unescaping routes it, on the decoded
+// path. The clients grpc-gateway's OpenAPI generators make escape the
+// slashes of path parameters (shelves%2F1 for {parent=shelves/*}); they
+// reach their routes this way. Only the slashes are decoded: an encoded
+// colon (%3A) is still data, never a verb, and the variables' values are
+// decoded as usual afterwards, so {name=shelves/*/books/*} gets
+// shelves/1/books/2 from shelves%2F1%2Fbooks%2F2. The fallback never
+// changes the route of a path that matches as written: it is tried only
+// when that finds nothing for the method. [Tree.Allowed] counts the
+// fallback's methods too, so that a 405 and its Allow header agree with
+// Match.
+//
 // # Verbs
 //
-// The tree remembers the verbs its templates use. When the last segment
-// ends with ":" followed by a registered verb, that suffix is the
-// request's verb and is removed from the segment; if several registered
-// verbs end the segment (verbs may contain ":"), the longest wins. Any
-// other colon is data: an unregistered suffix such as :zzz, a colon in an
-// earlier segment, and an encoded colon (%3A) never start a verb. An entry
-// matches only requests whose verb equals its template's verb, so with
-// :archive registered, GET /v1/probes/abc:archive does not match
-// /v1/probes/{name}. The verb is found after trailing slashes are
-// dropped.
+// The tree remembers the verbs its templates use; a verb is one literal,
+// without ":". When the text after the last colon of the last segment is
+// a registered verb, it is the request's verb and is removed, with its
+// colon, from the segment. Any other colon is data: an unregistered
+// suffix such as :zzz, a colon in an earlier segment, and an encoded
+// colon (%3A) never start a verb. An entry matches only requests whose
+// verb equals its template's verb, so with :archive registered,
+// GET /v1/probes/abc:archive does not match /v1/probes/{name}. The verb
+// is found after trailing slashes are dropped.
 //
 // # Precedence
 //

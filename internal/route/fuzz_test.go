@@ -16,13 +16,14 @@ import (
 // it splits the path with strings.Split, tries every entry and ranks the
 // ones that match.
 type reference struct {
-	strict  bool
-	entries []*Entry[string]
-	verbs   []string // longest first
+	strict   bool
+	fallback bool
+	entries  []*Entry[string]
+	verbs    []string // longest first
 }
 
 func newReference(tree *Tree[string], entries []*Entry[string]) *reference {
-	r := &reference{strict: tree.StrictTrailingSlash, entries: entries}
+	r := &reference{strict: tree.StrictTrailingSlash, fallback: tree.EncodedSlashFallback, entries: entries}
 	for _, e := range entries {
 		if v := e.Template.Verb; v != "" && !slices.Contains(r.verbs, v) {
 			r.verbs = append(r.verbs, v)
@@ -99,8 +100,49 @@ func refMatch(tmpl *httprule.Template, segs []string) (rank []int, k int, ok boo
 }
 
 // lookup returns the entry that must match, its variables, and the
-// methods of all entries that match the path.
+// methods of all entries that match the path: as written, and with the
+// fallback, with its encoded slashes decoded too.
 func (r *reference) lookup(method, path string) (best *Entry[string], vars []string, allowed []string) {
+	best, vars, allowed = r.lookupPath(method, path)
+	if !r.fallback {
+		return best, vars, allowed
+	}
+	decoded := refDecodeSlashes(path)
+	if decoded == path {
+		return best, vars, allowed
+	}
+	fbest, fvars, fallowed := r.lookupPath(method, decoded)
+	if best == nil {
+		best, vars = fbest, fvars
+	}
+	allowed = slices.Concat(allowed, fallowed)
+	slices.Sort(allowed)
+	return best, vars, slices.Compact(allowed)
+}
+
+// refDecodeSlashes decodes the %2F and %2f escapes of path, walking it
+// escape by escape.
+func refDecodeSlashes(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] == '%' && i+2 < len(path) {
+			if c, err := strconv.ParseUint(path[i+1:i+3], 16, 8); err == nil {
+				if c == '/' {
+					b.WriteByte('/')
+				} else {
+					b.WriteString(path[i : i+3])
+				}
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
+}
+
+// lookupPath is lookup without the fallback.
+func (r *reference) lookupPath(method, path string) (best *Entry[string], vars []string, allowed []string) {
 	segs, verb, ok := r.split(path)
 	if !ok {
 		return nil, nil, nil
@@ -151,31 +193,35 @@ func (r *reference) lookup(method, path string) (best *Entry[string], vars []str
 	return best, vars, allowed
 }
 
-// fuzzTrees are the trees FuzzMatch checks, with their references.
+// fuzzTrees are the trees FuzzMatch checks, with their references: with
+// and without StrictTrailingSlash, each without and then with
+// EncodedSlashFallback.
 func fuzzTrees(tb testing.TB) (trees []*Tree[string], refs []*reference) {
 	for _, strict := range []bool{false, true} {
-		rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra)
-		if strict {
-			rules = append(rules, fixtureC[0]) // GET /**
-		}
-		tree := &Tree[string]{StrictTrailingSlash: strict}
-		var entries []*Entry[string]
-		for _, r := range rules {
-			e := newEntry(tb, r)
-			if err := tree.Add(e); err != nil {
-				tb.Fatal(err)
+		for _, fallback := range []bool{false, true} {
+			rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra)
+			if strict {
+				rules = append(rules, fixtureC[0]) // GET /**
 			}
-			entries = append(entries, e)
+			tree := &Tree[string]{StrictTrailingSlash: strict, EncodedSlashFallback: fallback}
+			var entries []*Entry[string]
+			for _, r := range rules {
+				e := newEntry(tb, r)
+				if err := tree.Add(e); err != nil {
+					tb.Fatal(err)
+				}
+				entries = append(entries, e)
+			}
+			trees = append(trees, tree)
+			refs = append(refs, newReference(tree, entries))
 		}
-		trees = append(trees, tree)
-		refs = append(refs, newReference(tree, entries))
 	}
 	return trees, refs
 }
 
 // FuzzMatch matches random requests against fixed trees and checks the
-// result against the reference matcher, RawVar against the path, and
-// Allowed against Match.
+// result against the reference matcher, RawVar against the path, Allowed
+// against Match, and the fallback's trees against their twins.
 func FuzzMatch(f *testing.F) {
 	for _, s := range [][2]string{
 		{"GET", "/v1/probes/abc"},
@@ -187,10 +233,14 @@ func FuzzMatch(f *testing.F) {
 		{"GET", "/c//x"},
 		{"POST", "/:do"},
 		{"PUT", "/d/1/m/n"},
-		{"POST", "/x/a:b:custom:custom"},
+		{"POST", "/x/a:b:custom"},
 		{"GET", "/a/b/1/2/y/z/foo"},
 		{"HEAD", "//"},
 		{"GET", "/v1/files/a%2Fb//c/"},
+		{"GET", "/v1/shelves%2F1%2Fbooks%2F2"},
+		{"POST", "/v1/probes%2Fabc:archive"},
+		{"POST", "/v1/probes%2Fabc%3Aarchive"},
+		{"GET", "/v1%2Fprobes%2F%252F"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -234,12 +284,51 @@ func checkMatch(t *testing.T, trees []*Tree[string], refs []*reference, method, 
 		}
 		for j := range m.Entry.Template.Variables {
 			v := m.RawVar(j)
-			if !strings.Contains(path, v) {
+			if !strings.Contains(path, v) && !strings.Contains(refDecodeSlashes(path), v) {
 				t.Fatalf("Match(%q, %q) = %s: RawVar(%d) = %q is not in the path", method, path, m.Entry, j, v)
 			}
 			if v != wantVars[j] {
 				t.Fatalf("strict=%v: Match(%q, %q) = %s: RawVar(%d) = %q, reference %q", tree.StrictTrailingSlash, method, path, m.Entry, j, v, wantVars[j])
 			}
+		}
+	}
+	checkFallback(t, trees, method, path)
+}
+
+// sameMatch reports whether a and b, matches in two trees of the same
+// rules, found the same rule with the same variables.
+func sameMatch(a, b *Match[string]) bool {
+	if a.Entry.Method != b.Entry.Method || a.Entry.Value != b.Entry.Value {
+		return false
+	}
+	for i := range a.Entry.Template.Variables {
+		if a.RawVar(i) != b.RawVar(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFallback checks that the EncodedSlashFallback trees never match a
+// path differently from their twins without it (the tree before each in
+// trees) when the twin matches it, and match exactly as the twins do a
+// path with no encoded slash.
+func checkFallback(t *testing.T, trees []*Tree[string], method, path string) {
+	_, encoded := DecodeSlashes(path)
+	for i, tree := range trees {
+		if !tree.EncodedSlashFallback {
+			continue
+		}
+		twin := trees[i-1]
+		var m, tm Match[string]
+		ok, tok := tree.Match(method, path, &m), twin.Match(method, path, &tm)
+		switch {
+		case tok && (!ok || !sameMatch(&m, &tm)):
+			t.Fatalf("strict=%v: Match(%q, %q) = %v with the fallback, %s without", tree.StrictTrailingSlash, method, path, m.Entry, tm.Entry)
+		case !encoded && ok != tok:
+			t.Fatalf("strict=%v: Match(%q, %q) = %v with the fallback and no encoded slash, %v without", tree.StrictTrailingSlash, method, path, m.Entry, tm.Entry)
+		case !encoded && !slices.Equal(tree.Allowed(path), twin.Allowed(path)):
+			t.Fatalf("strict=%v: Allowed(%q) = %q with the fallback and no encoded slash, %q without", tree.StrictTrailingSlash, path, tree.Allowed(path), twin.Allowed(path))
 		}
 	}
 }
@@ -251,7 +340,7 @@ var fuzzVocabulary = []string{
 	"v1", "probes", "special", "shelves", "books", "files", "tree", "meta",
 	"ids", "nested", "lookup", "uploads", "download", "x", "y", "b", "d",
 	"e", "v2", "v3", "v5", "v6", "v7", "c", "a", "z", "foo", "m", "n",
-	"", "abc", "%2F", "%3Aarchive", "Probes", ":archive", ":search", ":rename",
+	"", "abc", "%2F", "%2f", "%252F", "probes%2Fabc", "shelves%2F1%2Fbooks", "%3Aarchive", "Probes", ":archive", ":search", ":rename",
 	":batch", ":verb", ":verb2", ":go", ":do", ":custom", ":act", ":zzz", ":",
 }
 

@@ -20,21 +20,40 @@ type Match[V any] struct {
 // whether there is one. path is the escaped request path
 // (r.URL.EscapedPath()), without the query. On success it sets *m to
 // describe the match; on failure it sets *m to the zero Match, and
-// [Tree.Allowed] tells whether another method would have matched.
+// [Tree.Allowed] tells whether another method would have matched. With
+// t.EncodedSlashFallback, a path that matches nothing for method and
+// holds an encoded slash is matched again with it decoded.
 //
-// Match does not allocate. Its cost grows with the length of the path and
-// with the branches of the trie the path can enter (a literal, "*" and
-// "**" at each segment), not with the number of entries.
+// Match does not allocate, except to decode the slashes of a fallback.
+// Its cost grows with the length of the path and with the branches of the
+// trie the path can enter (a literal, "*" and "**" at each segment), not
+// with the number of entries.
 func (t *Tree[V]) Match(method, path string, m *Match[V]) bool {
-	p, verb, ok := t.split(path)
-	if ok {
-		if r, n := t.root.match(method, verb, p); r != nil {
-			*m = Match[V]{Entry: r.entry, path: p, deep: r.deep, deepN: n}
+	if t.match(method, path, m) {
+		return true
+	}
+	if t.EncodedSlashFallback {
+		if p, ok := DecodeSlashes(path); ok && t.match(method, p, m) {
 			return true
 		}
 	}
 	*m = Match[V]{}
 	return false
+}
+
+// match is Match without the fallback; it leaves *m as it was when it
+// finds nothing.
+func (t *Tree[V]) match(method, path string, m *Match[V]) bool {
+	p, verb, ok := t.split(path)
+	if !ok {
+		return false
+	}
+	r, n := t.root.match(method, verb, p)
+	if r == nil {
+		return false
+	}
+	*m = Match[V]{Entry: r.entry, path: p, deep: r.deep, deepN: n}
+	return true
 }
 
 // RawVar returns the request text that variable i of the matched
@@ -89,17 +108,28 @@ func segments(p string, start, end int) string {
 // the error path when [Tree.Match] fails: a non-empty result means the
 // path exists but not for the request's method (HTTP 405, with the result
 // as the Allow header). The result contains "*" when an entry for any
-// method matches; Match then succeeds for every method. Unlike Match,
-// Allowed visits every matching branch of the trie and allocates.
+// method matches; Match then succeeds for every method. With
+// t.EncodedSlashFallback, the methods the path matches with its encoded
+// slashes decoded are added, since Match falls back to them. Unlike
+// Match, Allowed visits every matching branch of the trie and allocates.
 func (t *Tree[V]) Allowed(path string) []string {
-	p, verb, ok := t.split(path)
-	if !ok {
-		return nil
-	}
 	var ms []string
-	t.root.allowed(verb, p, &ms)
+	t.allowed(path, &ms)
+	if t.EncodedSlashFallback {
+		if p, ok := DecodeSlashes(path); ok {
+			t.allowed(p, &ms)
+		}
+	}
 	slices.Sort(ms)
 	return slices.Compact(ms)
+}
+
+// allowed appends to ms the methods of the entries whose templates match
+// path.
+func (t *Tree[V]) allowed(path string, ms *[]string) {
+	if p, verb, ok := t.split(path); ok {
+		t.root.allowed(verb, p, ms)
+	}
 }
 
 // split prepares a request path for matching: it drops trailing empty
@@ -128,21 +158,16 @@ func (t *Tree[V]) split(path string) (p, verb string, ok bool) {
 		}
 		path = path[:i]
 	}
-	if t.maxVerb == 0 {
+	if t.verbs == nil {
 		return path, "", true
 	}
-	// The verb is the longest registered suffix of the last segment that
-	// follows a colon, so try the colons from left to right, skipping the
-	// suffixes that are too long to be verbs.
+	// The verb is what follows the last colon of the last segment, if a
+	// template registers it.
 	last := strings.LastIndexByte(path, '/') + 1
-	for i := max(last, len(path)-t.maxVerb-1); i < len(path); i++ {
-		j := strings.IndexByte(path[i:], ':')
-		if j < 0 {
-			break
-		}
-		i += j
-		if _, ok := t.verbs[path[i+1:]]; ok {
-			return path[:i], path[i+1:], true
+	if c := strings.LastIndexByte(path[last:], ':'); c >= 0 {
+		c += last
+		if _, ok := t.verbs[path[c+1:]]; ok {
+			return path[:c], path[c+1:], true
 		}
 	}
 	return path, "", true

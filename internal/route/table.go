@@ -12,9 +12,11 @@ import (
 // (the next change builds a new one), so requests read it without a lock
 // and see the old entries or the new ones, never a mix. Each entry
 // belongs to a group (a service) registered once. The zero Table is empty
-// and ready; set StrictTrailingSlash before the first use.
+// and ready; set StrictTrailingSlash and EncodedSlashFallback (see
+// [Tree]) before the first use.
 type Table[V any] struct {
-	StrictTrailingSlash bool
+	StrictTrailingSlash  bool
+	EncodedSlashFallback bool
 
 	mu      sync.Mutex
 	staging *Tree[V] // every entry, for conflict checks; nil once served
@@ -72,7 +74,7 @@ func (t *Table[V]) Replace(drop, add []*Entry[V], dropGroups, groups []string) e
 
 // build returns a new tree of entries, which are known not to conflict.
 func (t *Table[V]) build(entries []*Entry[V]) *Tree[V] {
-	tree := &Tree[V]{StrictTrailingSlash: t.StrictTrailingSlash}
+	tree := &Tree[V]{StrictTrailingSlash: t.StrictTrailingSlash, EncodedSlashFallback: t.EncodedSlashFallback}
 	for _, e := range entries {
 		if err := tree.Add(e); err != nil {
 			panic("route: internal error: the table's entries conflict: " + err.Error())

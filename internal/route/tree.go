@@ -23,12 +23,17 @@ type Tree[V any] struct {
 	// ignores them.
 	StrictTrailingSlash bool
 
+	// EncodedSlashFallback routes, as grpc-gateway's default (Legacy)
+	// unescaping does, a request path that matches no entry for its
+	// method and holds %2F or %2f: the path is matched again with those
+	// escapes decoded to "/" (see the package documentation). The
+	// default keeps %2F as data, always.
+	EncodedSlashFallback bool
+
 	root node[V]
 
-	// verbs is the set of verbs that templates use, and maxVerb the length
-	// of the longest; see Tree.split.
-	verbs   map[string]struct{}
-	maxVerb int
+	// verbs is the set of verbs that templates use; see Tree.split.
+	verbs map[string]struct{}
 }
 
 // Entry is one route: requests with Method whose path matches Template
@@ -140,7 +145,6 @@ func (t *Tree[V]) Add(e *Entry[V]) error {
 			t.verbs = make(map[string]struct{})
 		}
 		t.verbs[v] = struct{}{}
-		t.maxVerb = max(t.maxVerb, len(v))
 	}
 	return nil
 }
@@ -190,8 +194,8 @@ func validate[V any](e *Entry[V]) error {
 		return bad("no method")
 	}
 	tmpl := e.Template
-	if strings.Contains(tmpl.Verb, "/") {
-		return bad("verb %q contains %q", tmpl.Verb, "/")
+	if strings.ContainsAny(tmpl.Verb, "/:") {
+		return bad("verb %q contains %q or %q", tmpl.Verb, "/", ":")
 	}
 	deep := -1
 	for i, s := range tmpl.Segments {

@@ -27,7 +27,7 @@ import (
 const protoRoot = "proto"
 
 // protoFiles are the files generated, relative to protoRoot.
-var protoFiles = []string{"bench/library/v1/library.proto"}
+var protoFiles = []string{"bench/library/v1/library.proto", "bench/abe/v1/abe.proto"}
 
 func main() {
 	check := flag.Bool("check", false, "write nothing; list stale or missing files and exit 1 if there are any")
