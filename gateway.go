@@ -89,6 +89,7 @@ func NewGateway(opts ...Option) *Gateway {
 		MaxHeaders:       g.cfg.maxHeaders,
 		MaxQueryParams:   g.cfg.maxQueryParams,
 		PanicHook:        panicHook,
+		Stats:            g.cfg.stats,
 		WebSocketOrigins: g.cfg.wsOrigins,
 	}
 	g.env.Headers.Incoming = g.cfg.incoming

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -41,6 +42,9 @@ type Env struct {
 	// checks; 0 or less is no limit.
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
 	PanicHook                               func(method string, value any, stack []byte)
+	// Stats, if not nil, is told about every in-process call as a
+	// grpc.Server's stats handler is.
+	Stats stats.Handler
 	// WebSocketOrigins are the host patterns of pages from other origins
 	// that may open WebSockets.
 	WebSocketOrigins []string

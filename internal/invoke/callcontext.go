@@ -14,7 +14,8 @@ import (
 
 // callContext derives the context an in-process method sees: the
 // request's, with incoming metadata, the Grpc-Timeout deadline, the
-// transport stream and the peer.
+// transport stream and the peer, and what the gateway's stats handler's
+// TagRPC adds (then x.Sink reports to it).
 func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *Stream, error) {
 	r := x.R
 	md, err := x.Env.Headers.Metadata(r)
@@ -29,7 +30,23 @@ func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *St
 	c := &methodContext{Context: ctx}
 	c.stream.Init(x.Binding.FullMethod)
 	c.setPeer(r)
+	if h := x.Env.Stats; h != nil {
+		// The method's context is what TagRPC makes of c; its responses
+		// and outcome go through c.stats to the exchange's sink.
+		ctx = c.stats.start(c, h, x, md, c)
+		x.Sink = &c.stats
+		return ctx, cancel, &c.stream, nil
+	}
 	return c, cancel, &c.stream, nil
+}
+
+// observed returns the call's stats reporter, or nil when the gateway
+// has no stats handler.
+func observed(x *exchange.Exchange) *callStats {
+	if s, ok := x.Sink.(*callStats); ok {
+		return s
+	}
+	return nil
 }
 
 // methodContext carries a call's transport stream and peer, with them in
@@ -43,6 +60,7 @@ type methodContext struct {
 	peer   peer.Peer
 	tcp    net.TCPAddr
 	ip     [16]byte
+	stats  callStats // used with a stats handler only
 }
 
 var (
