@@ -66,9 +66,9 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 // Header and trailer metadata go through the same transport stream as
 // grpc.SetHeader and grpc.SetTrailer on the context.
 type serverStream struct {
-	ctx context.Context
-	ts  *Stream
-	out exchange.Sink
+	ctx   context.Context
+	ts    *Stream
+	out   exchange.Sink
 	src   exchange.Source
 	stats *callStats // nil without a stats handler
 
