@@ -68,6 +68,12 @@ type Exchange struct {
 	Source Source
 	Sink   Sink
 
+	// Received counts the request messages decoded.
+	Received int
+	// Observe, if not nil, is called just before the call is made: an
+	// observer wraps the Sink there.
+	Observe func(x *Exchange)
+
 	unary    render.Unary     // the sink of a call with one response
 	one      one              // the source of a request with one message
 	limited  io.LimitedReader // the body within the limit, without an allocation
@@ -146,7 +152,24 @@ func (x *Exchange) decode(v any) error {
 	if !ok {
 		return status.Errorf(codes.Internal, "request type %T is not a message", v)
 	}
-	return x.Binding.Request.Decode(msg, &x.Input)
+	return x.decodeInput(msg)
+}
+
+// decodeInput fills msg from x.Input, by the binding's request plan.
+func (x *Exchange) decodeInput(msg proto.Message) error {
+	if err := x.Binding.Request.Decode(msg, &x.Input); err != nil {
+		return err
+	}
+	x.Received++
+	return nil
+}
+
+// Invoke makes the call, through the observer if there is one.
+func (x *Exchange) Invoke() {
+	if x.Observe != nil {
+		x.Observe(x)
+	}
+	x.Binding.Invoker.Invoke(x)
 }
 
 // Scratch returns a pooled buffer that lives as long as the exchange.

@@ -28,6 +28,9 @@ func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *St
 		return nil, nil, nil, err
 	}
 	c := &methodContext{Context: ctx}
+	if e := x.Match.Entry; e != nil {
+		c.route = e.Value.Route
+	}
 	c.stream.Init(x.Binding.FullMethod)
 	c.setPeer(r)
 	if h := x.Env.Stats; h != nil {
@@ -60,6 +63,7 @@ type methodContext struct {
 	peer   peer.Peer
 	tcp    net.TCPAddr
 	ip     [16]byte
+	route  any       // the Endpoint's Route
 	stats  callStats // used with a stats handler only
 }
 
@@ -69,9 +73,12 @@ var (
 	keyProbe       = peer.NewContext(NewContext(context.Background(), streamSentinel), peerSentinel)
 )
 
-// Value answers grpc's transport-stream and peer keys, and asks the
-// parent for every other.
+// Value answers grpc's transport-stream and peer keys and the route's,
+// and asks the parent for every other.
 func (c *methodContext) Value(key any) any {
+	if _, ok := key.(exchange.RouteKey); ok {
+		return c.route
+	}
 	switch keyProbe.Value(key) {
 	case any(streamSentinel):
 		return &c.stream
