@@ -167,12 +167,15 @@
 // Request headers become incoming metadata with grpc-gateway's scheme
 // (DefaultHeaderMatcher): Grpc-Metadata-X becomes x, IANA permanent
 // headers become grpcgateway-<name>, Authorization becomes authorization,
-// and x-forwarded-host and x-forwarded-for are added; hop-by-hop and
-// Proxy-* headers and reserved grpc-* keys are dropped. The keys the
-// gateway owns (grpcgateway-*, authorization, x-forwarded-*) come only
-// from the headers they stand for: a client's
-// Grpc-Metadata-Grpcgateway-Cookie or Grpc-Metadata-Authorization is
-// dropped, so a backend may trust them (grpc-gateway appends them).
+// the W3C trace context (Traceparent, Tracestate, Baggage) keeps its
+// names, so that a trace goes on to the method even with no tracer in
+// the gateway, and x-forwarded-host and x-forwarded-for are added;
+// hop-by-hop and Proxy-* headers and reserved grpc-* keys are dropped.
+// The keys the gateway owns (grpcgateway-*, authorization, traceparent,
+// tracestate, baggage, x-forwarded-*) come only from the headers they
+// stand for: a client's Grpc-Metadata-Grpcgateway-Cookie or
+// Grpc-Metadata-Authorization is dropped, so a backend may trust them
+// (grpc-gateway appends them).
 // x-forwarded-for is every X-Forwarded-For line of the request, then the
 // peer's address; x-forwarded-host is the request's Host, or the
 // X-Forwarded-Host of a peer named by WithTrustedProxies.

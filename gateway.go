@@ -89,6 +89,7 @@ func NewGateway(opts ...Option) *Gateway {
 		MaxHeaders:       g.cfg.maxHeaders,
 		MaxQueryParams:   g.cfg.maxQueryParams,
 		PanicHook:        panicHook,
+		Stats:            g.cfg.stats,
 		WebSocketOrigins: g.cfg.wsOrigins,
 	}
 	g.env.Headers.Incoming = g.cfg.incoming
@@ -98,7 +99,7 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Headers.DefaultTimeout = g.cfg.defaultTimeout
 	g.env.Headers.MaxTimeout = g.cfg.maxTimeout
 	g.env.Headers.MaxMetadataBytes = max(g.cfg.maxMetadataBytes, 0)
-	g.env.Render.ErrorHandler = errorHandler
+	g.env.Render.ErrorHandler = observeErrors(errorHandler)
 	g.env.Render.Headers = &g.env.Headers
 	g.env.Render.StatusJSON = statusJSON
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
@@ -153,6 +154,10 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	ep := m.Entry.Value
 	r.Pattern = ep.Pattern
+	ci, observed := CallInfoFromContext(r.Context())
+	if observed {
+		ci.Route = ep.Route.(*Route)
+	}
 	if ep.Handler != nil {
 		g.serveCustom(w, r, &m, ep)
 		return
@@ -160,6 +165,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	x := exchange.Get(&g.env, w, r)
 	defer exchange.Put(x)
 	x.Match, x.Binding = m, ep.Binding
+	if observed {
+		x.Observe = observeCall(ci)
+	}
 	if upgrade {
 		ws.Serve(x)
 		return
@@ -170,7 +178,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		x.Fail(err)
 		return
 	}
-	x.Binding.Invoker.Invoke(x)
+	x.Invoke()
 }
 
 func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.Tree[*exchange.Endpoint], path string) {

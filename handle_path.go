@@ -28,7 +28,7 @@ func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error 
 	if err != nil {
 		return fmt.Errorf("protorest: HandlePath %s %q: %w", method, template, err)
 	}
-	ep := &exchange.Endpoint{Pattern: template, Handler: h}
+	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: newRoute(method, template, nil)}
 	for _, v := range tmpl.Variables {
 		ep.Vars = append(ep.Vars, exchange.Var{Name: strings.Join(v.FieldPath, "."), Multi: tmpl.MultiSegment(v)})
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
@@ -68,6 +69,7 @@ type config struct {
 	deriveMask       bool
 	autoMap          bool
 	panicHook        func(method string, value any, stack []byte)
+	stats            stats.Handler
 	cors             *cors.Policy
 	trustedProxies   []netip.Prefix
 	maxURLBytes      int

@@ -13,12 +13,19 @@ type Endpoint struct {
 	// Pattern is the template as registered, what ServeHTTP sets as
 	// r.Pattern.
 	Pattern string
+	// Route is the public description of the route (a *protorest.Route),
+	// what RouteKey finds in a call's context.
+	Route any
 
 	Binding *Binding
 
 	Handler http.HandlerFunc
 	Vars    []Var // the custom route's variables, in template order
 }
+
+// RouteKey is the context key under which a call's context answers its
+// Endpoint's Route.
+type RouteKey struct{}
 
 // A Var is a custom route's path variable.
 type Var struct {

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -41,6 +42,9 @@ type Env struct {
 	// checks; 0 or less is no limit.
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
 	PanicHook                               func(method string, value any, stack []byte)
+	// Stats, if not nil, is told about every in-process call as a
+	// grpc.Server's stats handler is.
+	Stats stats.Handler
 	// WebSocketOrigins are the host patterns of pages from other origins
 	// that may open WebSockets.
 	WebSocketOrigins []string
@@ -63,6 +67,12 @@ type Exchange struct {
 	// Source gives the request messages; Sink takes the answer.
 	Source Source
 	Sink   Sink
+
+	// Received counts the request messages decoded.
+	Received int
+	// Observe, if not nil, is called just before the call is made: an
+	// observer wraps the Sink there.
+	Observe func(x *Exchange)
 
 	unary    render.Unary     // the sink of a call with one response
 	one      one              // the source of a request with one message
@@ -142,7 +152,24 @@ func (x *Exchange) decode(v any) error {
 	if !ok {
 		return status.Errorf(codes.Internal, "request type %T is not a message", v)
 	}
-	return x.Binding.Request.Decode(msg, &x.Input)
+	return x.decodeInput(msg)
+}
+
+// decodeInput fills msg from x.Input, by the binding's request plan.
+func (x *Exchange) decodeInput(msg proto.Message) error {
+	if err := x.Binding.Request.Decode(msg, &x.Input); err != nil {
+		return err
+	}
+	x.Received++
+	return nil
+}
+
+// Invoke makes the call, through the observer if there is one.
+func (x *Exchange) Invoke() {
+	if x.Observe != nil {
+		x.Observe(x)
+	}
+	x.Binding.Invoker.Invoke(x)
 }
 
 // Scratch returns a pooled buffer that lives as long as the exchange.

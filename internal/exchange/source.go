@@ -35,7 +35,7 @@ func (s *one) Next(msg proto.Message) error {
 		return io.EOF
 	}
 	s.done = true
-	return s.x.Binding.Request.Decode(msg, &s.x.Input)
+	return s.x.decodeInput(msg)
 }
 
 // maxChunk is the largest piece of a streamed google.api.HttpBody request
@@ -101,10 +101,11 @@ func (s *BodySource) Next(msg proto.Message) error {
 	s.n++
 	if s.n > 1 && plan.Body.Raw != nil {
 		plan.SetChunk(msg, frame)
+		s.x.Received++
 		return nil
 	}
 	s.x.Input.Body = frame
-	if err := plan.Decode(msg, &s.x.Input); err != nil {
+	if err := s.x.decodeInput(msg); err != nil {
 		if st, ok := status.FromError(err); ok && st.Code() == codes.InvalidArgument {
 			err = status.Errorf(codes.InvalidArgument, "message %d of the request stream: %s", s.n, st.Message())
 		}

@@ -54,6 +54,7 @@ func FuzzIncomingMetadata(f *testing.F) {
 		"X-Forwarded-For: 1.2.3.4\nX-Forwarded-For: 5.6.7.8\nX-Forwarded-Host: evil\n",
 		"Grpc-Metadata-X-Bin: AAE=\nGrpc-Metadata-Y-Bin: !!\n",
 		"Grpc-Metadata-Te: trailers\nGrpc-Metadata-Grpc-Status: 0\nConnection: close\n",
+		"Traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nGrpc-Metadata-Traceparent: x\nGrpc-Metadata-Baggage: y\n",
 	} {
 		f.Add(s, false)
 	}
@@ -82,8 +83,8 @@ func FuzzIncomingMetadata(f *testing.F) {
 			}
 			var from []string
 			switch {
-			case k == "authorization":
-				from = r.Header.Values("Authorization")
+			case k == "authorization", k == "traceparent", k == "tracestate", k == "baggage":
+				from = r.Header.Values(k)
 			case strings.HasPrefix(k, "grpcgateway-"):
 				from = r.Header.Values(strings.TrimPrefix(k, "grpcgateway-"))
 			case k == "x-forwarded-host":

@@ -14,7 +14,8 @@ import (
 )
 
 // Metadata builds the incoming metadata a method sees for r: the headers
-// the policy's incoming matcher takes, Authorization as authorization, and
+// the policy's incoming matcher takes, Authorization and the W3C trace
+// context (traceparent, tracestate, baggage) under their own names, and
 // x-forwarded-host and x-forwarded-for. Hop-by-hop and Proxy-* headers and
 // keys the gRPC protocol reserves are never taken from a client, nor are
 // the keys the gateway owns (see owned) from anything but the headers
@@ -30,10 +31,10 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 		if hopByHop[key] || strings.HasPrefix(key, "Proxy-") || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
 			continue
 		}
-		if key == "Authorization" {
+		if own, ok := ownHeaders[key]; ok {
 			for _, v := range vals {
 				if validMetadataValue(v) {
-					mb.add("authorization", v)
+					mb.add(own, v)
 				}
 			}
 		}

@@ -113,13 +113,32 @@ func (p *Policy) metadataKey(key string) (string, bool) {
 	return strings.ToLower(name), ok
 }
 
+// ownHeaders are the headers forwarded under their own names, whatever
+// the incoming matcher says: Authorization, as grpc-gateway does, and the
+// W3C trace context, so that a trace goes on through the gateway to the
+// method (grpc-gateway drops it: grpc-gateway#2228). A tracer that wraps
+// the gateway (an OpenTelemetry handler) writes its own span into these
+// headers first, and gRPC clients instrumented with OpenTelemetry replace
+// them with their span's.
+var ownHeaders = map[string]string{
+	"Authorization": "authorization",
+	"Traceparent":   "traceparent",
+	"Tracestate":    "tracestate",
+	"Baggage":       "baggage",
+}
+
 // owned reports the metadata keys that only the gateway sets: the
-// permanent headers' grpcgateway-*, authorization (from Authorization)
-// and x-forwarded-*. Backends trust them to come from the gateway, so no
-// client header (Grpc-Metadata-Authorization,
-// Grpc-Metadata-Grpcgateway-Cookie, …) may create or extend one.
+// permanent headers' grpcgateway-*, those of ownHeaders (each from its
+// header) and x-forwarded-*. Backends trust them to come from the
+// gateway, so no client header (Grpc-Metadata-Authorization,
+// Grpc-Metadata-Grpcgateway-Cookie, Grpc-Metadata-Traceparent, …) may
+// create or extend one.
 func owned(key string) bool {
-	return key == "authorization" || strings.HasPrefix(key, "grpcgateway-") || strings.HasPrefix(key, "x-forwarded-")
+	switch key {
+	case "authorization", "traceparent", "tracestate", "baggage":
+		return true
+	}
+	return strings.HasPrefix(key, "grpcgateway-") || strings.HasPrefix(key, "x-forwarded-")
 }
 
 // trusted reports whether the peer at remoteAddr is a trusted proxy.

@@ -14,7 +14,8 @@ import (
 
 // callContext derives the context an in-process method sees: the
 // request's, with incoming metadata, the Grpc-Timeout deadline, the
-// transport stream and the peer.
+// transport stream and the peer, and what the gateway's stats handler's
+// TagRPC adds (then x.Sink reports to it).
 func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *Stream, error) {
 	r := x.R
 	md, err := x.Env.Headers.Metadata(r)
@@ -27,9 +28,28 @@ func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *St
 		return nil, nil, nil, err
 	}
 	c := &methodContext{Context: ctx}
+	if e := x.Match.Entry; e != nil {
+		c.route = e.Value.Route
+	}
 	c.stream.Init(x.Binding.FullMethod)
 	c.setPeer(r)
+	if h := x.Env.Stats; h != nil {
+		// The method's context is what TagRPC makes of c; its responses
+		// and outcome go through c.stats to the exchange's sink.
+		ctx = c.stats.start(c, h, x, md, c)
+		x.Sink = &c.stats
+		return ctx, cancel, &c.stream, nil
+	}
 	return c, cancel, &c.stream, nil
+}
+
+// observed returns the call's stats reporter, or nil when the gateway
+// has no stats handler.
+func observed(x *exchange.Exchange) *callStats {
+	if s, ok := x.Sink.(*callStats); ok {
+		return s
+	}
+	return nil
 }
 
 // methodContext carries a call's transport stream and peer, with them in
@@ -43,6 +63,8 @@ type methodContext struct {
 	peer   peer.Peer
 	tcp    net.TCPAddr
 	ip     [16]byte
+	route  any       // the Endpoint's Route
+	stats  callStats // used with a stats handler only
 }
 
 var (
@@ -51,9 +73,12 @@ var (
 	keyProbe       = peer.NewContext(NewContext(context.Background(), streamSentinel), peerSentinel)
 )
 
-// Value answers grpc's transport-stream and peer keys, and asks the
-// parent for every other.
+// Value answers grpc's transport-stream and peer keys and the route's,
+// and asks the parent for every other.
 func (c *methodContext) Value(key any) any {
+	if _, ok := key.(exchange.RouteKey); ok {
+		return c.route
+	}
 	switch keyProbe.Value(key) {
 	case any(streamSentinel):
 		return &c.stream

@@ -27,11 +27,11 @@ type StreamMethod struct {
 var _ exchange.Invoker = (*StreamMethod)(nil)
 
 func (m *StreamMethod) Invoke(x *exchange.Exchange) {
-	out := x.Sink
 	ctx, cancel, ts, err := callContext(x)
 	if cancel != nil {
 		defer cancel()
 	}
+	out := x.Sink
 	if err != nil {
 		out.Finish(err, nil, nil)
 		return
@@ -48,7 +48,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		bs.Reader = pf
 		defer body.Cut(out.InterruptRead, pf.stop)
 	}
-	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source}
+	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source, stats: observed(x)}
 	err = m.call(ss, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
@@ -66,10 +66,11 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 // Header and trailer metadata go through the same transport stream as
 // grpc.SetHeader and grpc.SetTrailer on the context.
 type serverStream struct {
-	ctx context.Context
-	ts  *Stream
-	out exchange.Sink
-	src exchange.Source
+	ctx   context.Context
+	ts    *Stream
+	out   exchange.Sink
+	src   exchange.Source
+	stats *callStats // nil without a stats handler
 
 	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently
 }
@@ -105,6 +106,9 @@ func (s *serverStream) RecvMsg(m any) error {
 	}
 	err := s.src.Next(msg)
 	s.recvErr = err
+	if err == nil && s.stats != nil {
+		s.stats.received(msg)
+	}
 	return err
 }
 

@@ -32,7 +32,11 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 		return
 	}
 	method := x.Binding.FullMethod
-	resp, err := m.call(ctx, x.DecodeFunc(), method, x.Env.PanicHook)
+	dec := x.DecodeFunc()
+	if s := observed(x); s != nil {
+		dec = s.decoding(dec)
+	}
+	resp, err := m.call(ctx, dec, method, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		// As on a grpc.Server: a call whose deadline passed (or whose
 		// client left) fails, whatever the handler returned.

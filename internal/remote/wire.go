@@ -120,6 +120,7 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	}
 	msg := new(emptypb.Empty)
 	msg.ProtoReflect().SetUnknown(data)
+	x.Received++
 	return msg, true
 }
 

@@ -108,5 +108,5 @@ func Serve(x *exchange.Exchange) {
 		}()
 		defer func() { conn.CloseNow(); <-done }()
 	}
-	b.Invoker.Invoke(x)
+	x.Invoke()
 }
