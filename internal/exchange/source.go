@@ -54,14 +54,24 @@ func (e *Env) MaxMessage() int {
 // bodyReader returns the reader of a client stream's messages in the
 // request body: JSON values, length-delimited binary messages, or for a
 // google.api.HttpBody request, chunks of raw bytes.
+// Each message's reads are timed (readClock), not the wait between
+// messages.
 func (x *Exchange) bodyReader() framing.Reader {
+	timed := x.timesBody()
+	body := x.timedBody()
+	var r framing.Reader
 	switch {
 	case x.Binding.Request.Body.Raw != nil:
-		return framing.NewChunkReader(x.R.Body, maxChunk)
+		r = framing.NewChunkReader(body, maxChunk)
 	case x.Input.Format == x.Env.Formats.JSON:
-		return framing.NewJSONReader(x.R.Body, x.Env.MaxMessage())
+		r = framing.NewJSONReader(body, x.Env.MaxMessage())
+	default:
+		r = framing.NewDelimitedReader(body, x.Env.MaxMessage())
 	}
-	return framing.NewDelimitedReader(x.R.Body, x.Env.MaxMessage())
+	if timed {
+		return &messageClock{r: r, clock: x.clock}
+	}
+	return r
 }
 
 // BodySource reads the request messages of a client stream as they
@@ -98,6 +108,7 @@ func (s *BodySource) Next(msg proto.Message) error {
 		s.err = s.ReadError(err)
 		return s.err
 	}
+	s.x.idle.Touch()
 	s.n++
 	if s.n > 1 && plan.Body.Raw != nil {
 		plan.SetChunk(msg, frame)
@@ -118,6 +129,10 @@ func (s *BodySource) Next(msg proto.Message) error {
 func (s *BodySource) ReadError(err error) error {
 	if err == io.EOF {
 		return io.EOF
+	}
+	var own interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &own) {
+		return own.(error) // the gateway's own: a read timed out, the call ended
 	}
 	var tl *framing.TooLargeError
 	var mbe *http.MaxBytesError // a middleware's http.MaxBytesReader
