@@ -98,14 +98,9 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 // timedBody returns the request body, its reads bounded by the read idle
 // timeout (readClock) when the gateway has one.
 func (x *Exchange) timedBody() io.Reader {
-	if !x.timesBody() {
+	if x.Env.ReadIdleTimeout <= 0 || x.R.Body == nil || x.R.Body == http.NoBody {
 		return x.R.Body
 	}
 	x.clock.reset(x.R.Body, x.W, x.Env.ReadIdleTimeout)
 	return x.clock
-}
-
-// timesBody reports whether the request body's reads are timed.
-func (x *Exchange) timesBody() bool {
-	return x.Env.ReadIdleTimeout > 0 && x.R.Body != nil && x.R.Body != http.NoBody
 }

@@ -48,9 +48,15 @@ func (w *IdleWatch) Touch() {
 	}
 }
 
-// Stop ends the watch of a call whose outcome is err, and returns the
-// outcome: errStreamIdle if the watch ended the call, else err.
-func (w *IdleWatch) Stop(err error) error {
+// Outcome is the outcome of a streaming call that ended with err, and
+// stops its idle watch: the timeout that ended it, if one did (a body
+// read that timed out, the stream idle timeout), else err. A timeout also
+// cancels the call, which the call may report first, as CANCELED.
+func (x *Exchange) Outcome(err error) error {
+	if cause := x.clock.failure(); cause != nil {
+		return cause
+	}
+	w := x.idle
 	if w == nil {
 		return err
 	}

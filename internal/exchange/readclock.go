@@ -44,13 +44,14 @@ type readClock struct {
 	start    time.Time // the message began
 	n        int64     // bytes of the message read
 	between  bool      // a stream waits for its next message: not timed
-	timedOut error     // errReadIdle or errReadSlow, once a read failed
+	timedOut error     // the cause, once a read has returned it
 
 	mu       sync.Mutex
 	timer    *time.Timer
 	w        http.ResponseWriter // whose read deadline cuts a read short
 	deadline time.Time           // of the read in progress; zero when none
-	expired  bool                // the timer cut the read in progress
+	slow     bool                // that deadline is the body's budget
+	cause    error               // errReadIdle or errReadSlow, once the timer cut a read
 }
 
 // reset makes c the clock of body, read for the response w.
@@ -58,15 +59,15 @@ func (c *readClock) reset(body io.Reader, w http.ResponseWriter, idle time.Durat
 	c.body, c.idle = body, idle
 	c.start, c.n, c.between, c.timedOut = time.Now(), 0, false, nil
 	c.mu.Lock()
-	c.w, c.deadline, c.expired = w, time.Time{}, false
+	c.w, c.deadline, c.cause = w, time.Time{}, nil
 	c.mu.Unlock()
 }
 
-// release forgets the body and response, for the pool.
+// release forgets the body, the response and a failure, for the pool.
 func (c *readClock) release() {
-	c.body = nil
+	c.body, c.timedOut = nil, nil
 	c.mu.Lock()
-	c.w = nil
+	c.w, c.cause = nil, nil
 	c.mu.Unlock()
 }
 
@@ -75,20 +76,16 @@ func (c *readClock) Read(p []byte) (int, error) {
 		return 0, c.timedOut
 	}
 	if c.between {
-		n, err := c.body.Read(p)
-		if n > 0 {
-			c.between = false
-			c.start, c.n = time.Now(), int64(n)
-		}
-		return n, err
+		return c.body.Read(p)
 	}
 	now := time.Now()
 	deadline, slow := now.Add(c.idle), false
-	if budget := c.start.Add(c.idle + time.Duration(c.n)*time.Second/MinBodyRate); budget.Before(deadline) {
-		deadline, slow = budget, true
+	if budget := c.start.Add(c.idle + time.Duration(c.n)*(time.Second/MinBodyRate)); budget.Before(deadline) {
+		// With no byte read yet, the body has been idle since it began.
+		deadline, slow = budget, c.n > 0
 	}
 	c.mu.Lock()
-	c.deadline = deadline
+	c.deadline, c.slow = deadline, slow
 	if c.timer == nil {
 		c.timer = time.AfterFunc(deadline.Sub(now), c.expire)
 	} else {
@@ -101,14 +98,11 @@ func (c *readClock) Read(p []byte) (int, error) {
 	c.mu.Lock()
 	c.timer.Stop()
 	c.deadline = time.Time{}
-	expired := c.expired
+	cause := c.cause
 	c.mu.Unlock()
-	if expired {
-		c.timedOut = errReadIdle(c.idle)
-		if slow {
-			c.timedOut = errReadSlow
-		}
-		return 0, c.timedOut
+	if cause != nil {
+		c.timedOut = cause
+		return 0, cause
 	}
 	c.n += int64(n)
 	return n, err
@@ -120,11 +114,22 @@ func (c *readClock) Read(p []byte) (int, error) {
 func (c *readClock) expire() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.deadline.IsZero() || time.Now().Before(c.deadline) || c.expired {
+	if c.deadline.IsZero() || time.Now().Before(c.deadline) || c.cause != nil {
 		return
 	}
-	c.expired = true
+	c.cause = errReadIdle(c.idle)
+	if c.slow {
+		c.cause = errReadSlow
+	}
 	http.NewResponseController(c.w).SetReadDeadline(time.Now())
+}
+
+// failure returns why the timer cut a read short, or nil. It may be
+// called from any goroutine.
+func (c *readClock) failure() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cause
 }
 
 // errReadIdle is the answer to a request whose body stopped coming for
@@ -140,16 +145,18 @@ func errReadIdle(idle time.Duration) error {
 var errReadSlow = httperr.New(http.StatusRequestTimeout, codes.DeadlineExceeded,
 	"request body arriving slower than "+strconv.Itoa(MinBodyRate)+" bytes/s")
 
-// messageClock times a request stream's messages: the wait for each
-// message's first bytes is not timed, the rest of the message is.
-type messageClock struct {
-	r     framing.Reader
-	clock *readClock
+// Await: the reads that follow wait for a stream's next message, which
+// may be long in coming: they are not timed (framing.Clock).
+func (c *readClock) Await() {
+	if c.timedOut == nil {
+		c.between = true
+	}
 }
 
-func (m *messageClock) Next() ([]byte, error) {
-	if m.clock.timedOut == nil {
-		m.clock.between = true
-	}
-	return m.r.Next()
+// Begin: a message has begun; the reads of its rest are timed.
+func (c *readClock) Begin() {
+	c.between = false
+	c.start, c.n = time.Now(), 0
 }
+
+var _ framing.Clock = (*readClock)(nil)

@@ -54,24 +54,18 @@ func (e *Env) MaxMessage() int {
 // bodyReader returns the reader of a client stream's messages in the
 // request body: JSON values, length-delimited binary messages, or for a
 // google.api.HttpBody request, chunks of raw bytes.
-// Each message's reads are timed (readClock), not the wait between
-// messages.
+// The reads of each JSON or binary message are timed (readClock, a
+// framing.Clock), not the wait between messages; a google.api.HttpBody
+// stream is an upload whose every read is timed.
 func (x *Exchange) bodyReader() framing.Reader {
-	timed := x.timesBody()
 	body := x.timedBody()
-	var r framing.Reader
 	switch {
 	case x.Binding.Request.Body.Raw != nil:
-		r = framing.NewChunkReader(body, maxChunk)
+		return framing.NewChunkReader(body, maxChunk)
 	case x.Input.Format == x.Env.Formats.JSON:
-		r = framing.NewJSONReader(body, x.Env.MaxMessage())
-	default:
-		r = framing.NewDelimitedReader(body, x.Env.MaxMessage())
+		return framing.NewJSONReader(body, x.Env.MaxMessage())
 	}
-	if timed {
-		return &messageClock{r: r, clock: x.clock}
-	}
-	return r
+	return framing.NewDelimitedReader(body, x.Env.MaxMessage())
 }
 
 // BodySource reads the request messages of a client stream as they

@@ -59,7 +59,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		// handler made of it, is the answer.
 		err = bad
 	}
-	err = idle.Stop(err)
+	err = x.Outcome(err)
 	header, trailer := ts.Finish()
 	out.Finish(err, header, trailer)
 }

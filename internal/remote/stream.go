@@ -41,7 +41,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	idle := x.WatchIdle(cancelCause)
 	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod)
 	if err != nil {
-		out.Finish(idle.Stop(err), nil, nil)
+		out.Finish(x.Outcome(err), nil, nil)
 		return
 	}
 
@@ -72,7 +72,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		sent = make(chan error, 1)
 		go func() { sent <- send() }()
 	} else if err := send(); err != nil {
-		out.Finish(idle.Stop(err), nil, nil)
+		out.Finish(x.Outcome(err), nil, nil)
 		return
 	}
 
@@ -116,5 +116,5 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
 	}
-	out.Finish(idle.Stop(err), header, cs.Trailer())
+	out.Finish(x.Outcome(err), header, cs.Trailer())
 }
