@@ -83,16 +83,15 @@ func NewGateway(opts ...Option) *Gateway {
 		}
 	}
 	g.env = exchange.Env{
-		Formats:           negotiate.NewFormats(g.json, g.cfg.codecs),
-		MaxBody:           g.cfg.maxBody,
-		MaxURLBytes:       g.cfg.maxURLBytes,
-		MaxHeaders:        g.cfg.maxHeaders,
-		MaxQueryParams:    g.cfg.maxQueryParams,
-		PanicHook:         panicHook,
-		WebSocketOrigins:  g.cfg.wsOrigins,
-		ReadIdleTimeout:   g.cfg.readIdleTimeout,
-		StreamIdleTimeout: g.cfg.streamIdleTimeout,
+		Formats:          negotiate.NewFormats(g.json, g.cfg.codecs),
+		MaxBody:          g.cfg.maxBody,
+		MaxURLBytes:      g.cfg.maxURLBytes,
+		MaxHeaders:       g.cfg.maxHeaders,
+		MaxQueryParams:   g.cfg.maxQueryParams,
+		PanicHook:        panicHook,
+		WebSocketOrigins: g.cfg.wsOrigins,
 	}
+	g.env.ReadIdleTimeout, g.env.StreamIdleTimeout = g.cfg.readIdleTimeout, g.cfg.streamIdle
 	g.env.Headers.Incoming = g.cfg.incoming
 	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
 	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer

@@ -89,5 +89,5 @@ func WithReadIdleTimeout(d time.Duration) Option {
 // the close code 4004 (4000 + the code, as for every outcome). The
 // default is 5 minutes, Envoy's stream_idle_timeout; d <= 0 sets none.
 func WithStreamIdleTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.streamIdleTimeout = max(d, 0) })
+	return optionFunc(func(c *config) { c.streamIdle = max(d, 0) })
 }

@@ -44,60 +44,60 @@ const (
 )
 
 type config struct {
-	unary             []grpc.UnaryServerInterceptor
-	stream            []grpc.StreamServerInterceptor
-	wsOrigins         []string
-	marshal           protojson.MarshalOptions
-	unmarshal         protojson.UnmarshalOptions
-	codecs            []negotiate.NamedCodec
-	errorHandler      ErrorHandler
-	ignoreUnknown     bool
-	ignoredQuery      []string
-	literalPlus       bool
-	unescape          route.UnescapeMode
-	strictSlash       bool
-	successStatus     map[string]int
-	maxBody           int64
-	maxDepth          int
-	incoming          HeaderMatcher
-	outgoingHeader    HeaderMatcher
-	outgoingTrailer   HeaderMatcher
-	files             *protoregistry.Files
-	types             *protoregistry.Types
-	deriveMask        bool
-	autoMap           bool
-	panicHook         func(method string, value any, stack []byte)
-	cors              *cors.Policy
-	trustedProxies    []netip.Prefix
-	maxURLBytes       int
-	maxHeaders        int
-	maxQueryParams    int
-	maxMetadataBytes  int
-	defaultTimeout    time.Duration
-	maxTimeout        time.Duration
-	readIdleTimeout   time.Duration
-	streamIdleTimeout time.Duration
-	compress          func(http.Handler) http.HandlerFunc
+	unary            []grpc.UnaryServerInterceptor
+	stream           []grpc.StreamServerInterceptor
+	wsOrigins        []string
+	marshal          protojson.MarshalOptions
+	unmarshal        protojson.UnmarshalOptions
+	codecs           []negotiate.NamedCodec
+	errorHandler     ErrorHandler
+	ignoreUnknown    bool
+	ignoredQuery     []string
+	literalPlus      bool
+	unescape         route.UnescapeMode
+	strictSlash      bool
+	successStatus    map[string]int
+	maxBody          int64
+	maxDepth         int
+	incoming         HeaderMatcher
+	outgoingHeader   HeaderMatcher
+	outgoingTrailer  HeaderMatcher
+	files            *protoregistry.Files
+	types            *protoregistry.Types
+	deriveMask       bool
+	autoMap          bool
+	panicHook        func(method string, value any, stack []byte)
+	cors             *cors.Policy
+	trustedProxies   []netip.Prefix
+	maxURLBytes      int
+	maxHeaders       int
+	maxQueryParams   int
+	maxMetadataBytes int
+	defaultTimeout   time.Duration
+	maxTimeout       time.Duration
+	readIdleTimeout  time.Duration
+	streamIdle       time.Duration
+	compress         func(http.Handler) http.HandlerFunc
 }
 
 func defaultConfig() config {
 	return config{
-		marshal:           protojson.MarshalOptions{EmitUnpopulated: true},
-		unmarshal:         protojson.UnmarshalOptions{DiscardUnknown: true},
-		maxBody:           4 << 20,
-		maxDepth:          100,
-		outgoingHeader:    headers.DefaultOutgoingHeader,
-		outgoingTrailer:   headers.DefaultOutgoingTrailer,
-		files:             protoregistry.GlobalFiles,
-		types:             protoregistry.GlobalTypes,
-		deriveMask:        true,
-		maxURLBytes:       defaultMaxURLBytes,
-		maxHeaders:        defaultMaxHeaders,
-		maxQueryParams:    defaultMaxQueryParams,
-		maxMetadataBytes:  defaultMaxMetadataBytes,
-		maxTimeout:        defaultMaxTimeout,
-		readIdleTimeout:   defaultReadIdleTimeout,
-		streamIdleTimeout: defaultStreamIdle,
+		marshal:          protojson.MarshalOptions{EmitUnpopulated: true},
+		unmarshal:        protojson.UnmarshalOptions{DiscardUnknown: true},
+		maxBody:          4 << 20,
+		maxDepth:         100,
+		outgoingHeader:   headers.DefaultOutgoingHeader,
+		outgoingTrailer:  headers.DefaultOutgoingTrailer,
+		files:            protoregistry.GlobalFiles,
+		types:            protoregistry.GlobalTypes,
+		deriveMask:       true,
+		maxURLBytes:      defaultMaxURLBytes,
+		maxHeaders:       defaultMaxHeaders,
+		maxQueryParams:   defaultMaxQueryParams,
+		maxMetadataBytes: defaultMaxMetadataBytes,
+		maxTimeout:       defaultMaxTimeout,
+		readIdleTimeout:  defaultReadIdleTimeout,
+		streamIdle:       defaultStreamIdle,
 	}
 }
 
