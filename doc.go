@@ -162,6 +162,17 @@
 // (none by default in the library; protorest serve sets 30 s). Error
 // messages quote at most a short prefix of offending input.
 //
+// Slow clients are bounded in time too. A request body (or a message of
+// a request stream, once begun) that sends nothing for 30 s, or that
+// averages under 500 bytes/s after that, gets 408 with a
+// DEADLINE_EXCEEDED status and its call is canceled
+// (WithReadIdleTimeout). A stream that passes no message either way for
+// 5 minutes is canceled and ends with DEADLINE_EXCEEDED: 408, or its
+// in-band error once the response has started, or the WebSocket close
+// code 4004 (WithStreamIdleTimeout). NewServer returns the http.Server
+// settings recommended in front of a gateway: header and keep-alive
+// timeouts, a header size limit, HTTP/2 stream limits.
+//
 // # Metadata
 //
 // Request headers become incoming metadata with grpc-gateway's scheme
@@ -224,4 +235,12 @@
 //     streaming rules did, so that a client that goes away is noticed over
 //     HTTP/1.1: a body past the limit gets 413, a body that cannot be
 //     read 400, before the method is called.
+//   - Request bodies and streams have idle timeouts by default
+//     (WithReadIdleTimeout 30 s, WithStreamIdleTimeout 5 minutes): a
+//     client that stalls a body gets 408, and a stream quiet both ways
+//     for 5 minutes ends with DEADLINE_EXCEEDED. Pass 0 to either for
+//     the earlier behaviour (no limit).
+//   - In-process, a streaming method's RecvMsg returns CANCELED once the
+//     call is canceled, as on a grpc.Server, instead of waiting for the
+//     next request message.
 package protorest

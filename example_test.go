@@ -3,9 +3,11 @@ package protorest_test
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc/status"
 
@@ -91,4 +93,30 @@ func ExampleWithErrorHandler() {
 	// Output:
 	// 400 {"error":{"code":"InvalidArgument","message":"Name argument is required"}}
 	// 404 {"error":{"code":"NotFound","message":"Not Found"}}
+}
+
+// Serve a gateway with the recommended server settings and idle
+// timeouts; any field of the server can be changed before serving.
+func ExampleNewServer() {
+	gw := protorest.NewGateway(
+		protorest.WithReadIdleTimeout(10*time.Second),  // the default is 30 s
+		protorest.WithStreamIdleTimeout(2*time.Minute), // the default is 5 min
+	)
+	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
+
+	srv := protorest.NewServer("127.0.0.1:0", gw)
+	srv.IdleTimeout = time.Minute // keep-alive connections: 120 s by default
+	fmt.Println(srv.ReadHeaderTimeout, srv.MaxHeaderBytes, srv.HTTP2.MaxConcurrentStreams)
+
+	lis, err := net.Listen("tcp", srv.Addr)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	go srv.Serve(lis) // HTTP/1.1 and h2c; srv.ServeTLS for HTTPS and HTTP/2
+	defer srv.Close()
+	show(http.Post("http://"+lis.Addr().String()+"/api/v1/example/upper", "application/json", strings.NewReader(`{"msg":"hello"}`)))
+	// Output:
+	// 10s 65536 100
+	// 200 {"msg":"HELLO"}
 }

@@ -92,6 +92,7 @@ func NewGateway(opts ...Option) *Gateway {
 		Stats:            g.cfg.stats,
 		WebSocketOrigins: g.cfg.wsOrigins,
 	}
+	g.env.ReadIdleTimeout, g.env.StreamIdleTimeout = g.cfg.readIdleTimeout, g.cfg.streamIdle
 	g.env.Headers.Incoming = g.cfg.incoming
 	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
 	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer

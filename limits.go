@@ -10,6 +10,8 @@ const (
 	defaultMaxQueryParams   = 1000
 	defaultMaxMetadataBytes = 8 << 10
 	defaultMaxTimeout       = 5 * time.Minute
+	defaultReadIdleTimeout  = 30 * time.Second
+	defaultStreamIdle       = 5 * time.Minute
 )
 
 // WithMaxURLBytes limits the request target (the escaped path and the
@@ -57,4 +59,35 @@ func WithDefaultTimeout(d time.Duration) Option {
 // every Grpc-Timeout as it is.
 func WithMaxTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.maxTimeout = max(d, 0) })
+}
+
+// WithReadIdleTimeout sets the longest wait for the next bytes of a
+// request body: a read that waits longer fails, the request gets 408
+// with a DEADLINE_EXCEEDED status (in-band, for a stream whose response
+// has started), the call is canceled, and an HTTP/1.1 connection is
+// closed. A body must also keep coming at 500 bytes/s on average once d
+// has passed (each byte read gives it 2 ms more), so that a trickle of
+// one byte every d-1 cannot hold a connection for years. For a request
+// stream, each message is timed from its first byte: the wait between
+// messages is the stream idle timeout's (WithStreamIdleTimeout).
+//
+// The default is 30 s, on in the library too: the timer, kept by the
+// pooled per-request state, costs no allocation (a request without a
+// body has none to time). d <= 0 sets none. Reads are cut with
+// http.ResponseController.SetReadDeadline: a middleware between the
+// server and the gateway must implement Unwrap.
+func WithReadIdleTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.readIdleTimeout = max(d, 0) })
+}
+
+// WithStreamIdleTimeout ends a streaming call (server, client or
+// bidirectional, over HTTP or a WebSocket) that passes no message, either
+// way, for d: the call is canceled (in-process, its context; remote, the
+// upstream call), and the response ends with a DEADLINE_EXCEEDED status:
+// 408 if it has not started, else the stream's in-band error (an error
+// record, an SSE error event, Grpc-Status trailers), or for a WebSocket
+// the close code 4004 (4000 + the code, as for every outcome). The
+// default is 5 minutes, Envoy's stream_idle_timeout; d <= 0 sets none.
+func WithStreamIdleTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.streamIdle = max(d, 0) })
 }

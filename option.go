@@ -78,6 +78,8 @@ type config struct {
 	maxMetadataBytes int
 	defaultTimeout   time.Duration
 	maxTimeout       time.Duration
+	readIdleTimeout  time.Duration
+	streamIdle       time.Duration
 	compress         func(http.Handler) http.HandlerFunc
 }
 
@@ -98,6 +100,8 @@ func defaultConfig() config {
 		maxQueryParams:   defaultMaxQueryParams,
 		maxMetadataBytes: defaultMaxMetadataBytes,
 		maxTimeout:       defaultMaxTimeout,
+		readIdleTimeout:  defaultReadIdleTimeout,
+		streamIdle:       defaultStreamIdle,
 	}
 }
 

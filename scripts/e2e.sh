@@ -466,5 +466,33 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 61440 /dev/ze
 check "serve: a 60 KiB header is served" "$code" 200
 contains "serve --help: the limits" "$("$work/protorest" serve --help)" 'default 2m0s, $PROTOREST_IDLE_TIMEOUT'
 
+# serve's idle timeouts, made short: a body that stops coming (Content-Length
+# 10, 4 bytes sent, over a raw connection) gets 408 and the connection is
+# closed; a stream with no message either way is ended with DEADLINE_EXCEEDED.
+P=$(free_port)
+serve_bg "$work/idle.log" --upstream "localhost:$GRPC_PORT" --listen "127.0.0.1:$P" \
+  --read-idle-timeout 300ms --stream-idle-timeout 500ms
+wait_http "http://127.0.0.1:$P/livez"
+stalled=""
+t0=$(date +%s%N)
+if exec 3<>"/dev/tcp/127.0.0.1/$P"; then
+  printf 'POST /api/v1/example/upper HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"ms' >&3
+  stalled=$(timeout 5 cat <&3 | tr -d '\r') # cat ends when the server closes the connection
+  exec 3<&- 3>&-
+fi
+took=$((($(date +%s%N) - t0) / 1000000))
+contains "serve --read-idle-timeout 300ms: a stalled body gets 408" "$stalled" "HTTP/1.1 408 Request Timeout"
+contains "serve --read-idle-timeout 300ms: a Status body" "$stalled" '{"code":4,"message":"no request body bytes for 300ms","details":[]}'
+if [ "$took" -ge 300 ] && [ "$took" -lt 3000 ]; then
+  pass "serve --read-idle-timeout 300ms: answered, and the connection closed, after ${took} ms"
+else
+  fail "serve --read-idle-timeout 300ms: answered, and the connection closed, after ${took} ms"
+fi
+# (The first tick comes at once, then none for 2 s: the error is in-band.)
+sget "http://127.0.0.1:$P/api/v1/example/watch?count=3&intervalMs=2000"
+check "serve --stream-idle-timeout 500ms: a stream quiet for 2 s ends with an in-band DEADLINE_EXCEEDED" "$code $(ticks "$work/s.b")" \
+  '200 {"result":{"seq":1,"time":"T"}}
+{"error":{"code":4,"message":"stream idle: no message either way for 500ms","details":[]}}'
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -36,8 +36,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-headers, --max-query-params, --default-timeout and --max-timeout must not be negative")
 	case c.readHeaderTimeout <= 0:
 		return errors.New("--read-header-timeout must be positive")
-	case c.idleTimeout < 0:
-		return errors.New("--idle-timeout must not be negative")
+	case c.idleTimeout < 0 || c.readIdleTimeout < 0 || c.streamIdleTimeout < 0:
+		return errors.New("--idle-timeout, --read-idle-timeout and --stream-idle-timeout must not be negative")
 	case c.maxHeaderBytes <= 0 || c.maxHeaderBytes > math.MaxInt32:
 		return errors.New("--max-header-bytes must be positive, under 2GiB")
 	case c.maxConnections < 0:
@@ -218,6 +218,8 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithMaxMetadataBytes(int(min(c.maxMetadataBytes, math.MaxInt32))),
 		protorest.WithDefaultTimeout(c.defaultTimeout),
 		protorest.WithMaxTimeout(c.maxTimeout),
+		protorest.WithReadIdleTimeout(c.readIdleTimeout),
+		protorest.WithStreamIdleTimeout(c.streamIdleTimeout),
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())

@@ -43,13 +43,14 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		{"upstream message size at least 64MiB", []string{"--max-body-size", "1MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 64 << 20},
 		{"upstream message size as given", []string{"--max-upstream-message-size", "8MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 8 << 20},
 		{"limits' defaults", nil, nil, func(c *serveConfig) any {
-			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams}
-		}, []any{10 * time.Second, 120 * time.Second, int64(64 << 10), defaultMaxConnections(), 100}},
-		{"limits from flags and env", []string{"--idle-timeout", "5s", "--max-connections", "0"}, map[string]string{
+			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams, c.readIdleTimeout, c.streamIdleTimeout}
+		}, []any{10 * time.Second, 120 * time.Second, int64(64 << 10), defaultMaxConnections(), 100, 30 * time.Second, 5 * time.Minute}},
+		{"limits from flags and env", []string{"--idle-timeout", "5s", "--max-connections", "0", "--read-idle-timeout", "1s"}, map[string]string{
 			"PROTOREST_READ_HEADER_TIMEOUT": "2s", "PROTOREST_MAX_HEADER_BYTES": "16KiB", "PROTOREST_MAX_CONNECTIONS": "9", "PROTOREST_MAX_CONCURRENT_STREAMS": "10",
+			"PROTOREST_STREAM_IDLE_TIMEOUT": "1m",
 		}, func(c *serveConfig) any {
-			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams}
-		}, []any{2 * time.Second, 5 * time.Second, int64(16 << 10), 0, 10}},
+			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams, c.readIdleTimeout, c.streamIdleTimeout}
+		}, []any{2 * time.Second, 5 * time.Second, int64(16 << 10), 0, 10, time.Second, time.Minute}},
 		{"probe paths", []string{"--readyz-path", "/ready", "--livez-path", ""}, nil, func(c *serveConfig) any { return []string{c.livezPath, c.readyzPath} }, []string{"", "/ready"}},
 	}
 	for _, tt := range tests {
@@ -92,7 +93,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--upstream", "u:1", "--readyz-path", "ready"}, nil, "must start with /"},
 		{[]string{"--upstream", "u:1", "--readyz-path", "/healthz"}, nil, `--health-path and --readyz-path are both "/healthz"`},
 		{[]string{"--upstream", "u:1", "--max-json-depth", "0"}, nil, "must be positive"},
-		{[]string{"--upstream", "u:1", "--idle-timeout", "-1s"}, nil, "--idle-timeout must not be negative"},
+		{[]string{"--upstream", "u:1", "--idle-timeout", "-1s"}, nil, "--idle-timeout, --read-idle-timeout and --stream-idle-timeout must not be negative"},
+		{[]string{"--upstream", "u:1", "--stream-idle-timeout", "-1s"}, nil, "--idle-timeout, --read-idle-timeout and --stream-idle-timeout must not be negative"},
 		{[]string{"--upstream", "u:1", "--read-header-timeout", "0s"}, nil, "--read-header-timeout must be positive"},
 		{[]string{"--upstream", "u:1", "--max-header-bytes", "0"}, nil, "--max-header-bytes must be positive"},
 		{[]string{"--upstream", "u:1", "--max-connections", "-1"}, nil, "--max-connections must not be negative"},

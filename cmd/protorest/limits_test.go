@@ -382,3 +382,35 @@ func TestHTTP2MaxConcurrentStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestReadIdleTimeoutFlag: a request body that stops coming gets 408
+// DEADLINE_EXCEEDED after --read-idle-timeout, and the connection is
+// closed.
+func TestReadIdleTimeoutFlag(t *testing.T) {
+	t.Parallel()
+	addr := limitsServe(t, "--read-idle-timeout", "200ms")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	fmt.Fprint(c, "POST /api/v1/example/upper HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{\"ms")
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	waited := time.Since(start)
+	if resp.StatusCode != http.StatusRequestTimeout || string(body) != `{"code":4,"message":"no request body bytes for 200ms","details":[]}` {
+		t.Errorf("%d %s", resp.StatusCode, body)
+	}
+	if waited < 200*time.Millisecond || waited > 2*time.Second {
+		t.Errorf("answered after %v, want about 200ms", waited)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("after the 408: %v, want the connection closed", err)
+	}
+}

@@ -107,21 +107,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // httpServer is the server of the flags, with lis limited to
 // --max-connections (the listener to serve).
 func (c *serveConfig) httpServer(handler http.Handler, tlsConfig *tls.Config, lis net.Listener) (*http.Server, net.Listener) {
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: c.readHeaderTimeout,
-		IdleTimeout:       c.idleTimeout,
-		MaxHeaderBytes:    int(c.maxHeaderBytes),
-		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: c.maxStreams},
-		Protocols:         new(http.Protocols),
-		TLSConfig:         tlsConfig,
-	}
-	srv.Protocols.SetHTTP1(true)
-	if tlsConfig != nil {
-		srv.Protocols.SetHTTP2(true)
-	} else {
-		srv.Protocols.SetUnencryptedHTTP2(true)
-	}
+	srv := protorest.NewServer(c.listen, handler)
+	srv.ReadHeaderTimeout = c.readHeaderTimeout
+	srv.IdleTimeout = c.idleTimeout
+	srv.MaxHeaderBytes = int(c.maxHeaderBytes)
+	srv.HTTP2.MaxConcurrentStreams = c.maxStreams
+	srv.TLSConfig = tlsConfig
 	if c.maxConnections > 0 {
 		limited := newLimitListener(lis, c.maxConnections)
 		srv.ConnState = limited.ConnState

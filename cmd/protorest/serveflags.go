@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/protorest/protorest"
 )
 
 const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
@@ -105,6 +107,8 @@ type serveConfig struct {
 	maxTimeout        time.Duration
 	readHeaderTimeout time.Duration
 	idleTimeout       time.Duration
+	readIdleTimeout   time.Duration
+	streamIdleTimeout time.Duration
 	maxHeaderBytes    int64
 	maxConnections    int // 0: no limit
 	maxStreams        int
@@ -239,6 +243,10 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "time a client has to send a request's headers, from the connection or the request's first byte: the connection is closed beyond (stops slowloris)"},
 		{group: lim, name: "idle-timeout", arg: "DUR", value: durationValue{&c.idleTimeout},
 			help: "how long a keep-alive connection may wait for its next request (HTTP/2: with no stream open) before it is closed; 0 for no limit"},
+		{group: lim, name: "read-idle-timeout", arg: "DUR", value: durationValue{&c.readIdleTimeout},
+			help: "longest wait for the next bytes of a request body, or of a message of a request stream once it has begun: 408 beyond, the call canceled. A body must also average 500 bytes/s once that time has passed; 0 for no limit"},
+		{group: lim, name: "stream-idle-timeout", arg: "DUR", value: durationValue{&c.streamIdleTimeout},
+			help: "how long a stream (server, client or bidirectional, WebSockets included) may pass no message either way: then the call is canceled and the stream ends with DEADLINE_EXCEEDED (408, an in-band error, or WebSocket close 4004); 0 for no limit"},
 		{group: lim, name: "max-header-bytes", arg: "SIZE", value: sizeValue{&c.maxHeaderBytes},
 			help: "largest request line and headers of an HTTP/1.1 request (net/http allows 4KiB more): 431 beyond"},
 		{group: lim, name: "max-connections", arg: "N", value: intValue{&c.maxConnections}, def: fmt.Sprintf("the open-file limit less %d, at most %d (here %d)", fdHeadroom, maxConnectionsCap, defaultMaxConnections()),
@@ -260,8 +268,10 @@ func serveFlags(c *serveConfig) []flagSpec {
 	}
 }
 
-// newServeConfig is the config before parsing: the defaults.
+// newServeConfig is the config before parsing: the defaults. Those of the
+// HTTP server are protorest.NewServer's, the library's recommendation.
 func newServeConfig() *serveConfig {
+	srv := protorest.NewServer("", nil)
 	return &serveConfig{
 		listen:              ":8080",
 		loadTimeout:         10 * time.Second,
@@ -281,11 +291,13 @@ func newServeConfig() *serveConfig {
 		maxMetadataBytes:    8 << 10,
 		defaultTimeout:      30 * time.Second,
 		maxTimeout:          5 * time.Minute,
-		readHeaderTimeout:   10 * time.Second,
-		idleTimeout:         120 * time.Second,
-		maxHeaderBytes:      64 << 10,
+		readHeaderTimeout:   srv.ReadHeaderTimeout,
+		idleTimeout:         srv.IdleTimeout,
+		readIdleTimeout:     30 * time.Second,
+		streamIdleTimeout:   5 * time.Minute,
+		maxHeaderBytes:      int64(srv.MaxHeaderBytes),
 		maxConnections:      defaultMaxConnections(),
-		maxStreams:          100,
+		maxStreams:          srv.HTTP2.MaxConcurrentStreams,
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,

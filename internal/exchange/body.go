@@ -77,17 +77,30 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 	if limit > 0 && x.R.ContentLength > limit {
 		return httperr.TooLarge(limit)
 	}
-	var src io.Reader = x.R.Body
+	src := x.timedBody()
 	if limit > 0 {
-		x.limited = io.LimitedReader{R: x.R.Body, N: limit + 1}
+		x.limited = io.LimitedReader{R: src, N: limit + 1}
 		src = &x.limited
 	}
 	n, err := io.Copy(dst, src)
 	if err != nil {
+		if x.clock.timedOut != nil {
+			return x.clock.timedOut
+		}
 		return status.Error(codes.InvalidArgument, "reading the request body: "+text.Truncate(err.Error(), 100))
 	}
 	if limit > 0 && n > limit {
 		return httperr.TooLarge(limit)
 	}
 	return nil
+}
+
+// timedBody returns the request body, its reads bounded by the read idle
+// timeout (readClock) when the gateway has one.
+func (x *Exchange) timedBody() io.Reader {
+	if x.Env.ReadIdleTimeout <= 0 || x.R.Body == nil || x.R.Body == http.NoBody {
+		return x.R.Body
+	}
+	x.clock.reset(x.R.Body, x.W, x.Env.ReadIdleTimeout)
+	return x.clock
 }

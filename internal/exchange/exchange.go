@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/stats"
@@ -48,6 +49,10 @@ type Env struct {
 	// WebSocketOrigins are the host patterns of pages from other origins
 	// that may open WebSockets.
 	WebSocketOrigins []string
+	// ReadIdleTimeout bounds the wait for request body bytes (see
+	// readClock); StreamIdleTimeout, a streaming call that passes no
+	// message either way (see IdleWatch). 0 or less is none.
+	ReadIdleTimeout, StreamIdleTimeout time.Duration
 }
 
 // An Exchange is one request on its way through the pipeline.
@@ -80,12 +85,15 @@ type Exchange struct {
 	body     *bytes.Buffer
 	scratch  *bytes.Buffer // released with the exchange
 	decodeFn func(any) error
+	clock    *readClock // kept by the pooled exchange, with its timer
+	idle     *IdleWatch // a streaming call's, or nil
 }
 
 var pool = sync.Pool{New: func() any {
 	x := new(Exchange)
 	x.decodeFn = x.decode
 	x.one.x = x
+	x.clock = new(readClock)
 	return x
 }}
 
@@ -105,8 +113,9 @@ func Put(x *Exchange) {
 	}
 	bufpool.Put(x.body)
 	bufpool.Put(x.scratch)
-	decode := x.decodeFn
-	*x = Exchange{decodeFn: decode, one: one{x: x}}
+	decode, clock := x.decodeFn, x.clock
+	clock.release()
+	*x = Exchange{decodeFn: decode, one: one{x: x}, clock: clock}
 	pool.Put(x)
 }
 

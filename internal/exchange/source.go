@@ -54,14 +54,18 @@ func (e *Env) MaxMessage() int {
 // bodyReader returns the reader of a client stream's messages in the
 // request body: JSON values, length-delimited binary messages, or for a
 // google.api.HttpBody request, chunks of raw bytes.
+// The reads of each JSON or binary message are timed (readClock, a
+// framing.Clock), not the wait between messages; a google.api.HttpBody
+// stream is an upload whose every read is timed.
 func (x *Exchange) bodyReader() framing.Reader {
+	body := x.timedBody()
 	switch {
 	case x.Binding.Request.Body.Raw != nil:
-		return framing.NewChunkReader(x.R.Body, maxChunk)
+		return framing.NewChunkReader(body, maxChunk)
 	case x.Input.Format == x.Env.Formats.JSON:
-		return framing.NewJSONReader(x.R.Body, x.Env.MaxMessage())
+		return framing.NewJSONReader(body, x.Env.MaxMessage())
 	}
-	return framing.NewDelimitedReader(x.R.Body, x.Env.MaxMessage())
+	return framing.NewDelimitedReader(body, x.Env.MaxMessage())
 }
 
 // BodySource reads the request messages of a client stream as they
@@ -98,6 +102,7 @@ func (s *BodySource) Next(msg proto.Message) error {
 		s.err = s.ReadError(err)
 		return s.err
 	}
+	s.x.idle.Touch()
 	s.n++
 	if s.n > 1 && plan.Body.Raw != nil {
 		plan.SetChunk(msg, frame)
@@ -119,6 +124,10 @@ func (s *BodySource) Next(msg proto.Message) error {
 func (s *BodySource) ReadError(err error) error {
 	if err == io.EOF {
 		return io.EOF
+	}
+	var own interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &own) {
+		return own.(error) // the gateway's own: a read timed out, the call ended
 	}
 	var tl *framing.TooLargeError
 	var mbe *http.MaxBytesError // a middleware's http.MaxBytesReader

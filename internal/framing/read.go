@@ -22,20 +22,44 @@ type Reader interface {
 	Next() ([]byte, error)
 }
 
+// A Clock times the reads of a body. When the body a JSONReader or a
+// DelimitedReader reads is a Clock, it is told when the reader waits for
+// a message's first byte and when a message has begun: a stream's wait
+// between messages may be long (a chat waits for its user), the rest of a
+// message should not be.
+type Clock interface {
+	Await() // the reads that follow wait for a message
+	Begin() // a message has begun
+}
+
+// clockOf returns r as a Clock, or a Clock that does nothing.
+func clockOf(r io.Reader) Clock {
+	if c, ok := r.(Clock); ok {
+		return c
+	}
+	return noClock{}
+}
+
+type noClock struct{}
+
+func (noClock) Await() {}
+func (noClock) Begin() {}
+
 // JSONReader splits a body into JSON values: newline-delimited,
 // concatenated, or separated by any JSON whitespace. It finds where each
 // value ends without parsing it (the codec does that), holding one value
 // at a time.
 type JSONReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
+	r     *bufio.Reader
+	clock Clock
+	max   int
+	buf   []byte
 }
 
 // NewJSONReader returns a reader of the JSON values in r, each at most
 // max bytes.
 func NewJSONReader(r io.Reader, max int) *JSONReader {
-	return &JSONReader{r: bufio.NewReader(r), max: max}
+	return &JSONReader{r: bufio.NewReader(r), clock: clockOf(r), max: max}
 }
 
 var errTruncated = errors.New("the stream ends inside a JSON value")
@@ -43,10 +67,12 @@ var errTruncated = errors.New("the stream ends inside a JSON value")
 // Next returns the next JSON value.
 func (j *JSONReader) Next() ([]byte, error) {
 	j.buf = j.buf[:0]
+	j.clock.Await()
 	c, err := j.skipSpace()
 	if err != nil {
 		return nil, err
 	}
+	j.clock.Begin()
 	if err := j.add(c); err != nil {
 		return nil, err
 	}
@@ -164,19 +190,24 @@ func (j *JSONReader) scalar() error {
 // DelimitedReader reads binary messages, each after its length as a
 // varint (protobuf's writeDelimitedTo).
 type DelimitedReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
+	r     *bufio.Reader
+	clock Clock
+	max   int
+	buf   []byte
 }
 
 // NewDelimitedReader returns a reader of the length-delimited messages in
 // r, each at most max bytes.
 func NewDelimitedReader(r io.Reader, max int) *DelimitedReader {
-	return &DelimitedReader{r: bufio.NewReader(r), max: max}
+	return &DelimitedReader{r: bufio.NewReader(r), clock: clockOf(r), max: max}
 }
 
 // Next returns the next message.
 func (d *DelimitedReader) Next() ([]byte, error) {
+	d.clock.Await()
+	if _, err := d.r.Peek(1); err == nil {
+		d.clock.Begin()
+	}
 	n, err := binary.ReadUvarint(d.r)
 	switch {
 	case err == io.EOF:

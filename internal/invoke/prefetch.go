@@ -2,8 +2,11 @@ package invoke
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"sync"
+
+	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest/internal/framing"
 )
@@ -12,6 +15,7 @@ import (
 // its own goroutine: net/http reports a client that went away only to a
 // reader of the body, and a handler may not be reading.
 type prefetch struct {
+	ctx    context.Context // the call's: Next returns once it is done
 	frames chan frame
 	quit   chan struct{}
 	done   chan struct{}
@@ -29,8 +33,8 @@ type frame struct {
 
 // startPrefetch reads r until it fails; a failure other than the end
 // calls gone.
-func startPrefetch(r framing.Reader, gone func()) *prefetch {
-	p := &prefetch{frames: make(chan frame), quit: make(chan struct{}), done: make(chan struct{})}
+func startPrefetch(ctx context.Context, r framing.Reader, gone func()) *prefetch {
+	p := &prefetch{ctx: ctx, frames: make(chan frame), quit: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		for {
@@ -54,12 +58,24 @@ func startPrefetch(r framing.Reader, gone func()) *prefetch {
 	return p
 }
 
-// Next returns the next frame, or the error that ended the stream.
+// Next returns the next frame, or the error that ended the stream; once
+// the call is canceled, a CANCELED status, as a grpc.Server's RecvMsg
+// returns: the read in progress may never end (a WebSocket, a stalled
+// body).
 func (p *prefetch) Next() ([]byte, error) {
 	if p.last.err != nil {
 		return nil, p.last.err
 	}
-	f := <-p.frames
+	var f frame
+	select {
+	case f = <-p.frames:
+	case <-p.ctx.Done():
+		select {
+		case f = <-p.frames: // a frame ready wins
+		default:
+			return nil, status.FromContextError(p.ctx.Err()).Err()
+		}
+	}
 	if f.err != nil {
 		p.last = f
 	}

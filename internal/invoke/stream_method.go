@@ -36,19 +36,20 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		out.Finish(err, nil, nil)
 		return
 	}
-	ctx, cancelCall := context.WithCancel(ctx)
-	defer cancelCall()
+	ctx, cancelCall := context.WithCancelCause(ctx)
+	defer cancelCall(nil)
+	idle := x.WatchIdle(cancelCall)
 	var pf *prefetch
 	bs, _ := x.Source.(*exchange.BodySource)
 	if bs != nil {
 		// Read ahead, so that a client that goes away cancels the call
 		// even while the handler is not reading.
 		body := exchange.NewInterruptible(bs.Reader)
-		pf = startPrefetch(body, cancelCall)
+		pf = startPrefetch(ctx, body, func() { cancelCall(nil) })
 		bs.Reader = pf
 		defer body.Cut(out.InterruptRead, pf.stop)
 	}
-	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source, stats: observed(x)}
+	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source, stats: observed(x), idle: idle}
 	err = m.call(ss, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
@@ -58,6 +59,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		// handler made of it, is the answer.
 		err = bad
 	}
+	err = x.Outcome(err)
 	header, trailer := ts.Finish()
 	out.Finish(err, header, trailer)
 }
@@ -71,6 +73,7 @@ type serverStream struct {
 	out   exchange.Sink
 	src   exchange.Source
 	stats *callStats // nil without a stats handler
+	idle  *exchange.IdleWatch
 
 	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently
 }
@@ -95,7 +98,11 @@ func (s *serverStream) SendMsg(m any) error {
 		return status.Errorf(codes.Internal, "SendMsg of %T, not a message", m)
 	}
 	s.ts.SendHeader(nil) // fails once sent, which is fine
-	return s.out.Send(msg, s.ts.Header())
+	if err := s.out.Send(msg, s.ts.Header()); err != nil {
+		return err
+	}
+	s.idle.Touch()
+	return nil
 }
 
 // RecvMsg reads the next request message; io.EOF after the last.
@@ -116,7 +123,9 @@ func (s *serverStream) RecvMsg(m any) error {
 // could not: what RecvMsg said, or what the prefetcher met.
 func (s *serverStream) sourceError(bs *exchange.BodySource, pf *prefetch) error {
 	err := s.recvErr
-	if (err == nil || err == io.EOF) && pf != nil {
+	if pf != nil && (err == nil || err == io.EOF || status.Code(err) == codes.Canceled) {
+		// RecvMsg may have seen the call canceled by the failed read
+		// before the failure itself.
 		if perr := pf.failure(); perr != nil {
 			err = bs.ReadError(perr)
 		}

@@ -35,11 +35,13 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		out.Finish(err, nil, nil)
 		return
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(nil) }
 	defer cancel()
+	idle := x.WatchIdle(cancelCause)
 	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod)
 	if err != nil {
-		out.Finish(err, nil, nil)
+		out.Finish(x.Outcome(err), nil, nil)
 		return
 	}
 
@@ -70,7 +72,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		sent = make(chan error, 1)
 		go func() { sent <- send() }()
 	} else if err := send(); err != nil {
-		out.Finish(err, nil, nil)
+		out.Finish(x.Outcome(err), nil, nil)
 		return
 	}
 
@@ -95,6 +97,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			err = werr
 			break
 		}
+		idle.Touch()
 	}
 	if err == io.EOF {
 		err = nil
@@ -113,5 +116,5 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
 	}
-	out.Finish(err, header, cs.Trailer())
+	out.Finish(x.Outcome(err), header, cs.Trailer())
 }
