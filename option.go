@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -76,6 +78,12 @@ type config struct {
 	defaultTimeout   time.Duration
 	maxTimeout       time.Duration
 	compress         func(http.Handler) http.HandlerFunc
+
+	annotators          []headers.Annotator
+	hooks               []render.Hook
+	routingErrorHandler ErrorHandler
+	streamErrorHandler  func(r *http.Request, err error) *status.Status
+	health              []healthEndpoint
 }
 
 func defaultConfig() config {
