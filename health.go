@@ -26,10 +26,12 @@ type healthEndpoint struct {
 // WithHealthEndpointAt does (WithHealthzEndpoint is path "/healthz"): the
 // query parameter "service" names the service to check ("" for the
 // server). SERVING is 200 {"status":"SERVING"}; NOT_SERVING and UNKNOWN
-// are 503 UNAVAILABLE, SERVICE_UNKNOWN is 404 NOT_FOUND, and a failed
-// check is its own status, all through the error handler. The check runs
-// with the request's context, and the metadata of WithMetadata's
-// annotators. client reaches the health service wherever it runs: the
+// are 503 UNAVAILABLE, SERVICE_UNKNOWN is 404 NOT_FOUND, with the status's
+// name as message (grpc-gateway's is the response in prototext, whose
+// spacing varies), and a failed check is its own status, all through the
+// error handler. The check runs with the request's context and carries
+// the metadata a remote call would (the headers', the annotators'). client
+// reaches the health service wherever it runs: the
 // gRPC server of in-process services, or a remote backend
 // (healthpb.NewHealthClient(conn)). The route is a custom route, with
 // their precedence and conflict checks; a bad template panics, a
@@ -77,7 +79,7 @@ func (g *Gateway) checkHealth(r *http.Request, client healthpb.HealthClient) (*h
 	case healthpb.HealthCheckResponse_SERVING:
 		return resp, nil
 	case healthpb.HealthCheckResponse_SERVICE_UNKNOWN:
-		return nil, status.Error(codes.NotFound, resp.String())
+		return nil, status.Error(codes.NotFound, resp.GetStatus().String())
 	}
-	return nil, status.Error(codes.Unavailable, resp.String())
+	return nil, status.Error(codes.Unavailable, resp.GetStatus().String())
 }
