@@ -14,7 +14,7 @@ import (
 // missing: run scripts/genbench.sh after changing a .proto file or a
 // plugin's version.
 func TestGeneratedCodeIsFresh(t *testing.T) {
-	root, err := moduleRoot(t.Context())
+	root, err := generate.ModuleRoot(t.Context(), ".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/protorest/protorest/internal/tools/protogen/generate"
 )
@@ -39,7 +40,7 @@ func main() {
 }
 
 func run(ctx context.Context, check bool) error {
-	root, err := moduleRoot(ctx)
+	root, err := generate.ModuleRoot(ctx, ".")
 	if err != nil {
 		return err
 	}
@@ -47,16 +48,5 @@ func run(ctx context.Context, check bool) error {
 	if err != nil {
 		return err
 	}
-	out := root + string(os.PathSeparator) + protoRoot
-	if check {
-		bad := generate.Stale(out, files)
-		for _, line := range bad {
-			fmt.Println(line)
-		}
-		if len(bad) > 0 {
-			return fmt.Errorf("%d generated file(s) out of date: run scripts/genbench.sh", len(bad))
-		}
-		return nil
-	}
-	return generate.Write(out, files)
+	return generate.Update(filepath.Join(root, protoRoot), files, check, "scripts/genbench.sh")
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"google.golang.org/protobuf/types/pluginpb"
 
@@ -35,13 +33,4 @@ func generateFiles(ctx context.Context, root string) ([]*pluginpb.CodeGeneratorR
 	}
 	defer os.RemoveAll(bin)
 	return generate.Generate(ctx, filepath.Join(root, protoRoot), bin, protoFiles, plugins)
-}
-
-// moduleRoot is the directory of the bench module's go.mod.
-func moduleRoot(ctx context.Context) (string, error) {
-	out, err := generate.GoCommand(ctx, ".", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("go list -m: %v", err)
-	}
-	return strings.TrimSpace(string(out)), nil
 }
