@@ -47,14 +47,16 @@ func WithRoutingErrorHandler(h ErrorHandler) Option {
 }
 
 // WithStreamErrorHandler sets the status of an error that ends a server
-// stream after its response has started: the in-band error record
+// stream, as grpc-gateway's WithStreamErrorHandler does, with the request
+// as argument: after the response started, the in-band error record
 // ({"error":…} or an SSE error event), the Grpc-Status and Grpc-Message
-// trailers, and a WebSocket's close frame. It may hide a message or add
-// details; nil keeps the default. An error before the response starts is
-// an ordinary error response, written by the error handler. It is
-// grpc-gateway's WithStreamErrorHandler with the request as argument. By
-// default the status is the error's own, as for every error
-// (status.Convert, context errors as CANCELLED and DEADLINE_EXCEEDED).
+// trailers, and a WebSocket's close frame; before, the ordinary error
+// response the error handler writes (grpc-gateway writes an {"error":…}
+// record there too). It may hide a message or add details; nil keeps the
+// error's own status. The gateway's own errors with an HTTP status of
+// their own (a limit) do not reach it. By default the status is the
+// error's own, as for every error (status.Convert, context errors as
+// CANCELLED and DEADLINE_EXCEEDED).
 func WithStreamErrorHandler(h func(r *http.Request, err error) *status.Status) Option {
 	return optionFunc(func(c *config) { c.streamErrorHandler = h })
 }

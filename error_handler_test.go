@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -48,16 +49,20 @@ func TestRoutingErrorHandler(t *testing.T) {
 // TestStreamErrorHandler: the handler's status replaces an error that
 // ends a started stream, in-band, in the trailers and in a WebSocket's
 // close frame; an error before the stream starts is an ordinary error
-// response, as without it.
+// response with the handler's status; the gateway's own errors with an
+// HTTP status of their own (a limit) never reach it.
 func TestStreamErrorHandler(t *testing.T) {
 	t.Parallel()
 	hide := func(r *http.Request, err error) *status.Status {
-		if status.Code(err) == codes.Internal {
+		switch status.Code(err) {
+		case codes.Internal:
 			return status.New(codes.Internal, "internal error on "+r.URL.Path)
+		case codes.NotFound:
+			return nil // the error's own
 		}
-		return nil // the default
+		return status.New(codes.Unknown, "the handler saw "+status.Code(err).String())
 	}
-	urls, _ := streamGateways(t, protorest.WithStreamErrorHandler(hide))
+	urls, _ := streamGateways(t, protorest.WithStreamErrorHandler(hide), protorest.WithMaxMetadataBytes(1000))
 	for _, kind := range slices.Sorted(maps.Keys(urls)) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -76,11 +81,22 @@ func TestStreamErrorHandler(t *testing.T) {
 				t.Errorf("before the start: %d %s\nwant 404 %s", got.code, got.body, want)
 			}
 
+			got = fetch(t, "GET", base+"/v1/watch/big?i32=1", "", "Grpc-Metadata-X", strings.Repeat("x", 1200))
+			if got.code != http.StatusRequestHeaderFieldsTooLarge {
+				t.Errorf("metadata over the limit: %d %s, want 431", got.code, got.body)
+			}
+			got = fetch(t, "GET", base+"/v1/watch/w?i32=1", "", "Grpc-Timeout", "bogus")
+			if want := `{"code":2,"message":"the handler saw InvalidArgument","details":[]}`; got.code != 500 || got.body != want {
+				t.Errorf("an error before the start: %d %s\nwant 500 %s", got.code, got.body, want)
+			}
+
 			c := wsDial(t, base+"/v1/watch/fail-after?i32=1", nil)
 			if _, _, err := wsRead(t, c); err != nil {
 				t.Fatal(err)
 			}
 			wsClosed(t, c, 4000+13, "internal error on /v1/watch/fail-after")
+			c = wsDial(t, base+"/v1/watch/big?i32=1", http.Header{"Grpc-Metadata-X": {strings.Repeat("x", 1200)}})
+			wsClosed(t, c, 4000+8, "request metadata larger than the limit of 1000 bytes")
 		})
 	}
 }

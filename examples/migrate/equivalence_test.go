@@ -26,6 +26,9 @@ type probe struct {
 	path    string
 	body    string
 	headers []string // name, value pairs
+	// known says how protorest's body differs, on purpose; the test
+	// fails if the body does not differ, or anything else does.
+	known string
 }
 
 // probes run in order on each gateway, each with a backend of its own:
@@ -53,6 +56,13 @@ var probes = []probe{
 		method: "GET", path: "/v1/watch?count=2"},
 	{name: "a stream that fails: the stream error handler hides the message", covers: []string{"WithStreamErrorHandler"},
 		method: "GET", path: "/v1/watch?count=2&fail=true"},
+	{name: "a stream that fails before its first message", covers: []string{"WithStreamErrorHandler"},
+		method: "GET", path: "/v1/watch?count=0&fail=true",
+		known: `grpc-gateway writes the status in an {"error":…} record, protorest as an ordinary error response: {"code":…}`},
+	{name: "POST for a GET route, with X-HTTP-Method-Override and a form body: never honoured",
+		covers: []string{"WithDisableHTTPMethodOverride", "WithDisablePathLengthFallback", "WithRoutingErrorHandler"},
+		method: "POST", path: "/v1/notes/1", body: "note_id=2",
+		headers: []string{"X-HTTP-Method-Override", "GET", "Content-Type", "application/x-www-form-urlencoded"}},
 	{name: "health of the server", covers: []string{"WithHealthzEndpoint"},
 		method: "GET", path: "/healthz"},
 	{name: "health of a service", covers: []string{"WithHealthzEndpoint"},
@@ -68,6 +78,7 @@ var probes = []probe{
 var mappedOptions = []string{
 	"WithMetadata", "WithForwardResponseOption", "WithMarshalerOption",
 	"WithRoutingErrorHandler", "WithStreamErrorHandler", "WithHealthzEndpoint", "HandlePath",
+	"WithDisableHTTPMethodOverride", "WithDisablePathLengthFallback",
 }
 
 // TestEquivalence sends every probe to the grpc-gateway program and to
@@ -99,7 +110,13 @@ func TestEquivalence(t *testing.T) {
 		want := answers["grpc-gateway"][i]
 		for _, kind := range []string{"protorest", "protorest-in-process"} {
 			got := answers[kind][i]
-			if diff := got.diff(want); diff != "" {
+			diff := got.diff(want)
+			switch {
+			case p.known != "" && diff != "body":
+				t.Errorf("%s: %s %s: %q, not the known difference in the body (%s)\n%s: %s\ngrpc-gateway: %s", p.name, p.method, p.path, diff, p.known, kind, got, want)
+			case p.known != "":
+				t.Logf("%s: known difference: %s\n%s: %s\ngrpc-gateway: %s", p.name, p.known, kind, got, want)
+			case diff != "":
 				t.Errorf("%s: %s %s: %s\n%s: %s\ngrpc-gateway: %s", p.name, p.method, p.path, diff, kind, got, want)
 			}
 		}

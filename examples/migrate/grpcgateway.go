@@ -37,6 +37,9 @@ func newGRPCGateway(ctx context.Context, conn *grpc.ClientConn) (http.Handler, e
 			return hideInternal(err)
 		}),
 		runtime.WithHealthzEndpoint(healthpb.NewHealthClient(conn)),
+		// protorest never honours these: a POST is a POST.
+		runtime.WithDisableHTTPMethodOverride(),
+		runtime.WithDisablePathLengthFallback(),
 	)
 	if err := notesv1.RegisterNotesHandler(ctx, mux, conn); err != nil {
 		return nil, err

@@ -25,25 +25,13 @@ type Config struct {
 	Headers      *headers.Policy
 	StatusJSON   protojson.MarshalOptions // in-band stream errors
 	// StreamError, when set, gives the status of an error that ends a
-	// stream after its response started (in-band, in trailers, in a
-	// WebSocket's close frame); nil from it is the default status.
+	// server stream (see StreamStatus); nil from it is the error's own.
 	StreamError func(r *http.Request, err error) *status.Status
 	// Hooks see each successful response before its header is written
 	// (a server stream's first message); Types gives them remote
 	// responses as the program's message types.
 	Hooks []Hook
 	Types MessageFinder
-}
-
-// StreamStatus is the status of err, an error that ends a stream after
-// its response started.
-func (c *Config) StreamStatus(r *http.Request, err error) *status.Status {
-	if c.StreamError != nil {
-		if st := c.StreamError(r, err); st != nil {
-			return st
-		}
-	}
-	return httperr.ToStatus(err)
 }
 
 // Reply is one request's answer: where it goes and how it is rendered.

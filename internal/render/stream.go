@@ -122,7 +122,8 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 }
 
 // Finish ends the response. An error before the response started is an
-// ordinary error response; after, it goes in-band (envelope, SSE). The
+// ordinary error response (with the StreamError handler's status); after,
+// it goes in-band (envelope, SSE). The
 // outcome, OK included, goes in Grpc-Status trailers when the client
 // accepts trailers, and SSE ends with an "end" event. A framing with no
 // in-band error, to a client that takes no trailers, is cut short so that
@@ -135,7 +136,7 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	}
 	s.finished = true
 	if !s.started && err != nil {
-		s.Respond(nil, err, header, trailer)
+		s.Respond(nil, s.Cfg.earlyStreamError(s.R, err), header, trailer)
 		return
 	}
 	contentType := s.media
@@ -172,6 +173,29 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 		h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
 		headers.Write(h, trailer, s.Cfg.Headers.OutgoingTrailer, http.TrailerPrefix)
 	}
+}
+
+// StreamStatus is the status of err, an error that ends a server stream
+// after its response started: the StreamError handler's, except for the
+// gateway's own errors with an HTTP status of their own (a limit).
+func (c *Config) StreamStatus(r *http.Request, err error) *status.Status {
+	if c.StreamError != nil && !httperr.HasOwnStatus(err) {
+		if st := c.StreamError(r, err); st != nil {
+			return st
+		}
+	}
+	return httperr.ToStatus(err)
+}
+
+// earlyStreamError is what answers err, an error that ends a server
+// stream before its response started, as an ordinary error response:
+// an error of StreamStatus, but the gateway's own errors as they are, to
+// keep their HTTP status.
+func (c *Config) earlyStreamError(r *http.Request, err error) error {
+	if c.StreamError == nil || httperr.HasOwnStatus(err) {
+		return err
+	}
+	return c.StreamStatus(r, err).Err()
 }
 
 // InterruptRead cuts a read of the request body in progress short.
