@@ -1,29 +1,20 @@
 package main
 
-import (
-	"path/filepath"
-	"testing"
+import "testing"
 
-	"github.com/protorest/protorest/internal/tools/protogen/generate"
-)
-
-// TestGeneratedCodeIsFresh regenerates every generated file in memory and
-// fails if a committed file differs or is missing: run
+// TestGeneratedCodeIsFresh regenerates the generated files in memory and
+// fails if a committed one differs or is missing: run
 // scripts/genmigrate.sh after changing the .proto file or a plugin's
 // version.
 func TestGeneratedCodeIsFresh(t *testing.T) {
-	root, err := generate.ModuleRoot(t.Context(), ".")
+	files, stale, err := module.Stale(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generateFiles(t.Context(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := len(plugins) * len(protoFiles); len(files) != want {
+	if want := len(module.Plugins) * len(module.Files); len(files) != want {
 		t.Errorf("generated %d files, want %d: one per plugin and .proto file", len(files), want)
 	}
-	for _, line := range generate.Stale(filepath.Join(root, protoRoot), files) {
-		t.Errorf("%s: run scripts/genmigrate.sh", line)
+	for _, line := range stale {
+		t.Errorf("%s: run %s", line, module.Script)
 	}
 }

@@ -1,9 +1,9 @@
 // Package generate compiles .proto files in-process (protocompile) and runs
 // protoc plugins on them, as protoc would, with nothing installed by hand:
 // the plugins are Go packages built at the versions a go.mod pins. It is
-// shared by the repository's generator (internal/tools/protogen), the
-// benchmark suite's (bench/internal/gen) and examples/migrate's
-// (examples/migrate/internal/gen).
+// shared by the repository's generator (internal/tools/protogen) and,
+// through Module, the benchmark suite's (bench/internal/gen) and
+// examples/migrate's (examples/migrate/internal/gen).
 package generate
 
 import (
@@ -253,14 +253,4 @@ func Update(out string, files []*pluginpb.CodeGeneratorResponse_File, check bool
 		return fmt.Errorf("%d generated file(s) out of date: run %s", len(bad), script)
 	}
 	return nil
-}
-
-// ModuleRoot is the directory of the go.mod of the module the go command
-// works in from dir.
-func ModuleRoot(ctx context.Context, dir string) (string, error) {
-	out, err := GoCommand(ctx, dir, "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("go list -m: %v", err)
-	}
-	return strings.TrimSpace(string(out)), nil
 }
