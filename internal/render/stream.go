@@ -123,11 +123,11 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 
 // Finish ends the response. An error before the response started is an
 // ordinary error response (with the StreamError handler's status); after,
-// it goes in-band (envelope, SSE). The
-// outcome, OK included, goes in Grpc-Status trailers when the client
-// accepts trailers, and SSE ends with an "end" event. A framing with no
-// in-band error, to a client that takes no trailers, is cut short so that
-// the client cannot mistake it for a whole stream.
+// it goes in-band (envelope, SSE). The outcome, OK included, goes in
+// Grpc-Status trailers when the client accepts trailers, and SSE ends
+// with an "end" event. A framing with no in-band error, to a client that
+// takes no trailers, is cut short so that the client cannot mistake it
+// for a whole stream.
 func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
