@@ -24,13 +24,12 @@ type MessageFinder interface {
 	FindMessageByName(name protoreflect.FullName) (protoreflect.MessageType, error)
 }
 
-// runHooks calls the configured hooks, in order, on the response msg
-// (nil for a stream that starts without one) and
-// its header metadata, with the response's header already holding that
-// metadata. It returns the status a hook chose with WriteHeader (the
-// last one), or 0 for the plan's. A remote method's response, wire bytes,
-// is decoded for the hooks first: that costs what decoding costs, and
-// only when hooks are configured.
+// runHooks calls the configured hooks, in order, on the response msg (nil
+// for a stream that starts without one) and its header metadata, with the
+// response's header already holding that metadata. It returns the status
+// a hook chose with WriteHeader (the last one), or 0 for the plan's. A
+// remote method's response, wire bytes, is decoded for the hooks first:
+// that costs what decoding costs, and only when hooks are configured.
 func (a *Reply) runHooks(msg proto.Message, header metadata.MD) (int, error) {
 	if a.Plan.Wire && msg != nil {
 		var err error
