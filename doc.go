@@ -146,7 +146,12 @@
 // context.Canceled and context.DeadlineExceeded become CANCELLED (499) and
 // DEADLINE_EXCEEDED (504); any other error is UNKNOWN (500). A panic in a method that no interceptor
 // recovers is a 500 INTERNAL, never a crashed server. WithErrorHandler
-// replaces the writer for all of them. A 401 carries WWW-Authenticate.
+// replaces the writer for all of them, WithRoutingErrorHandler for
+// requests no route matched. WithStreamErrorHandler chooses the status of
+// a method's error that ends a server stream. A 401 carries
+// WWW-Authenticate. Error bodies do not follow WithMarshalOptions: their
+// details array is always written (grpc-gateway leaves it out when its
+// marshaler does not emit unpopulated fields).
 //
 // # Limits
 //
@@ -194,7 +199,18 @@
 // (grpc.SetHeader, grpc.SendHeader) is sent as Grpc-Metadata-K headers,
 // and trailer metadata (grpc.SetTrailer) as Grpc-Trailer-K trailers when
 // the request says "TE: trailers". grpc.Method and peer.FromContext work
-// in methods and interceptors.
+// in methods and interceptors. WithMetadata adds the metadata of the
+// program's own annotators (a session cookie as authorization), which may
+// set the keys the gateway owns.
+//
+// # Hooks
+//
+// WithResponseHook sees each successful response before its header is
+// written, and may set headers and cookies and choose the status (a
+// redirect, 201); a server stream calls it once, as its response starts.
+// WithHealthEndpoint serves a grpc.health.v1 check over HTTP.
+// MIGRATING.md maps every grpc-gateway ServeMux option to these and the
+// other options.
 //
 // # Custom routes and middleware
 //

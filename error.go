@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/httperr"
@@ -32,4 +33,30 @@ func HTTPStatus(err error) int { return httperr.Status(err) }
 // does.
 func DefaultErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	httperr.Write(w, err, protojson.MarshalOptions{})
+}
+
+// WithRoutingErrorHandler sets the function that answers a request no
+// route matched, before any method is chosen: 404 NOT_FOUND, 405 (code
+// UNIMPLEMENTED, with the Allow header already set), and 503 UNAVAILABLE
+// while a pending backend's routes are not loaded (WithPending).
+// HTTPStatus(err) tells them apart. It is grpc-gateway's
+// WithRoutingErrorHandler, given the error instead of the HTTP status.
+// The default is the gateway's error handler (WithErrorHandler).
+func WithRoutingErrorHandler(h ErrorHandler) Option {
+	return optionFunc(func(c *config) { c.routingErrorHandler = h })
+}
+
+// WithStreamErrorHandler sets the status of an error that ends a server
+// stream, as grpc-gateway's WithStreamErrorHandler does, with the request
+// as argument: after the response started, the in-band error record
+// ({"error":…} or an SSE error event), the Grpc-Status and Grpc-Message
+// trailers, and a WebSocket's close frame; before, the ordinary error
+// response the error handler writes (grpc-gateway writes an {"error":…}
+// record there too). It may hide a message or add details; nil keeps the
+// error's own status. The gateway's own errors with an HTTP status of
+// their own (a limit) do not reach it. By default the status is the
+// error's own, as for every error (status.Convert, context errors as
+// CANCELLED and DEADLINE_EXCEEDED).
+func WithStreamErrorHandler(h func(r *http.Request, err error) *status.Status) Option {
+	return optionFunc(func(c *config) { c.streamErrorHandler = h })
 }

@@ -40,9 +40,10 @@ type Gateway struct {
 	json     *codec.JSON    // the built-in JSON codec
 	resolver *resolve.Types // the gateway's types, then the remote backends'
 
-	interceptor       grpc.UnaryServerInterceptor
-	streamInterceptor grpc.StreamServerInterceptor
-	compressed        http.Handler // serve behind WithCompression's wrapper, or nil
+	interceptor         grpc.UnaryServerInterceptor
+	streamInterceptor   grpc.StreamServerInterceptor
+	compressed          http.Handler // serve behind WithCompression's wrapper, or nil
+	routingErrorHandler ErrorHandler // answers requests no route matched
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
@@ -103,12 +104,25 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Render.ErrorHandler = observeErrors(errorHandler)
 	g.env.Render.Headers = &g.env.Headers
 	g.env.Render.StatusJSON = statusJSON
+	g.env.Render.StreamError = g.cfg.streamErrorHandler
+	g.env.Render.Hooks = g.cfg.hooks
+	g.env.Render.Types = g.resolver
+	g.env.Headers.Annotators = g.cfg.annotators
+	g.routingErrorHandler = g.cfg.routingErrorHandler
+	if g.routingErrorHandler == nil {
+		g.routingErrorHandler = errorHandler
+	}
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash
 	g.routes.EncodedSlashFallback = g.cfg.slashFallback
 	if g.cfg.compress != nil {
 		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
+	}
+	for _, h := range g.cfg.health {
+		if err := g.HandlePath(http.MethodGet, h.path, g.serveHealth(h.client)); err != nil {
+			panic("protorest: WithHealthEndpoint: " + err.Error())
+		}
 	}
 	return g
 }
@@ -189,14 +203,14 @@ func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.
 			// The route may belong to a backend not loaded yet. Its cause
 			// (an address, a dial error) is the operator's business, not
 			// the client's.
-			g.env.Render.ErrorHandler(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
+			g.routingErrorHandler(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
 			return
 		}
-		g.env.Render.ErrorHandler(w, r, httperr.NotFound())
+		g.routingErrorHandler(w, r, httperr.NotFound())
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	g.env.Render.ErrorHandler(w, r, httperr.MethodNotAllowed())
+	g.routingErrorHandler(w, r, httperr.MethodNotAllowed())
 }
 
 // serveCustom serves a custom route: its variables, percent-decoded, are

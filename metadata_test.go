@@ -1,10 +1,14 @@
 package protorest_test
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
+
+	"google.golang.org/grpc/metadata"
 
 	"github.com/protorest/protorest"
 )
@@ -68,6 +72,44 @@ func TestMetadataCannotBeSpoofed(t *testing.T) {
 				if k == "grpcgateway-proxy-authorization" || k == "grpcgateway-x-forwarded-host" {
 					t.Errorf("metadata %s = %q", k, md[k])
 				}
+			}
+		})
+	}
+}
+
+// TestWithMetadata: an annotator's metadata reaches the method, in-process
+// and remote, appended to the headers'; it may set the keys a client may
+// not (authorization from a cookie); reserved keys and values that are
+// not metadata are dropped; and it counts against the metadata limit.
+func TestWithMetadata(t *testing.T) {
+	t.Parallel()
+	annotate := func(r *http.Request) metadata.MD {
+		md := metadata.MD{"X-Route": {r.Pattern}, "grpc-timeout": {"1S"}, "x-bad": {"a\nb"}}
+		if c, err := r.Cookie("session"); err == nil {
+			md.Append("authorization", "Bearer "+c.Value)
+		}
+		if r.Header.Get("X-Big") != "" {
+			md.Set("x-big", strings.Repeat("x", 9000))
+		}
+		return md
+	}
+	second := func(*http.Request) metadata.MD { return metadata.Pairs("x-route", "second") }
+	urls := optionGateways(t, protorest.WithMetadata(annotate), protorest.WithMetadata(second))
+	for _, kind := range slices.Sorted(maps.Keys(urls)) {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			target := urls[kind] + "/v1/probes/p?tags=authorization&tags=x-route&tags=grpc-timeout&tags=x-bad&tags=tenant"
+			got := fetch(t, "GET", target, "", "Cookie", "session=s3cret", "Authorization", "Basic dTpw", "Grpc-Metadata-Tenant", "t1")
+			if got.code != http.StatusOK {
+				t.Fatalf("status %d: %s", got.code, got.body)
+			}
+			want := `{"name":"p","tags":["authorization=Basic dTpw","authorization=Bearer s3cret","x-route=/v1/probes/{name}","x-route=second","tenant=t1"]}`
+			if got.body != want {
+				t.Errorf("body %s\nwant %s", got.body, want)
+			}
+			big := fetch(t, "GET", urls[kind]+"/v1/probes/p", "", "X-Big", "1")
+			if big.code != http.StatusRequestHeaderFieldsTooLarge {
+				t.Errorf("9000 bytes of annotated metadata: status %d, want 431: %s", big.code, big.body)
 			}
 		})
 	}

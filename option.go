@@ -9,12 +9,14 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -81,6 +83,12 @@ type config struct {
 	readIdleTimeout  time.Duration
 	streamIdle       time.Duration
 	compress         func(http.Handler) http.HandlerFunc
+
+	annotators          []headers.Annotator
+	hooks               []render.Hook
+	routingErrorHandler ErrorHandler
+	streamErrorHandler  func(r *http.Request, err error) *status.Status
+	health              []healthEndpoint
 }
 
 func defaultConfig() config {

@@ -156,7 +156,7 @@ func streamGateways(t testing.TB, opts ...protorest.Option) (map[string]string, 
 // probesGateway serves s as conf.v1.Probes, in-process or (kind "remote")
 // through a real gRPC backend, leaving unpopulated fields out of JSON for
 // readable expectations.
-func probesGateway(t testing.TB, kind string, s *streamer, opts ...protorest.Option) *protorest.Gateway {
+func probesGateway(t testing.TB, kind string, s confv1.ProbesServer, opts ...protorest.Option) *protorest.Gateway {
 	t.Helper()
 	opts = append([]protorest.Option{protorest.WithMarshalOptions(protojson.MarshalOptions{})}, opts...)
 	gw := protorest.NewGateway(opts...)

@@ -19,8 +19,8 @@ import (
 // x-forwarded-host and x-forwarded-for. Hop-by-hop and Proxy-* headers and
 // keys the gRPC protocol reserves are never taken from a client, nor are
 // the keys the gateway owns (see owned) from anything but the headers
-// they stand for.
-
+// they stand for. Then each annotator's metadata is appended (see
+// annotate). The whole must fit MaxMetadataBytes.
 func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	total := 2 // the forwarded host and for
 	for _, vs := range r.Header {
@@ -69,6 +69,9 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		mb.set("x-forwarded-for", forwardedFor(r.Header.Values("X-Forwarded-For"), ip))
+	}
+	for _, annotate := range p.Annotators {
+		mb.annotate(annotate(r))
 	}
 	if p.MaxMetadataBytes > 0 && size(mb.md) > p.MaxMetadataBytes {
 		return nil, httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
@@ -135,6 +138,28 @@ func (b *mdBuilder) add(key, v string) {
 func (b *mdBuilder) set(key, v string) {
 	delete(b.md, key)
 	b.add(key, v)
+}
+
+// annotate appends an annotator's metadata. An annotator is the
+// operator's code, not the client's: it may set the keys the gateway
+// owns (authorization from a session cookie is the common case). Keys are
+// lower-cased; a key that is not valid metadata or that gRPC reserves, and
+// a value that cannot travel as metadata, are dropped, as they are from
+// headers, so that neither a bad annotator nor the client input it copies
+// can fail the call.
+func (b *mdBuilder) annotate(md metadata.MD) {
+	for key, vals := range md {
+		key = strings.ToLower(key)
+		if !validMetadataKey(key) || isReservedKey(key) {
+			continue
+		}
+		bin := strings.HasSuffix(key, "-bin")
+		for _, v := range vals {
+			if bin || validMetadataValue(v) {
+				b.md[key] = append(b.md[key], v)
+			}
+		}
+	}
 }
 
 // isReservedKey reports keys that only the gRPC transport may set, and

@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"google.golang.org/grpc/metadata"
 )
 
 // Header names and prefixes of grpc-gateway's metadata scheme.
@@ -39,7 +41,14 @@ type Policy struct {
 	// values, 32 bytes more for each, as HTTP/2 counts a header list); 0
 	// for no limit.
 	MaxMetadataBytes int
+	// Annotators add the operator's metadata to every call, after the
+	// headers' (see Metadata).
+	Annotators []Annotator
 }
+
+// An Annotator gives metadata to add to the call that serves r
+// (protorest.WithMetadata).
+type Annotator = func(r *http.Request) metadata.MD
 
 // permanentHeaders are the IANA permanent HTTP message headers that
 // grpc-gateway forwards as "grpcgateway-<Name>" metadata.

@@ -76,6 +76,13 @@ func Status(err error) int {
 	return FromCode(ToStatus(err).Code())
 }
 
+// HasOwnStatus reports whether err is one the gateway made with an HTTP
+// status of its own (New): a limit, no route.
+func HasOwnStatus(err error) bool {
+	var he *httpError
+	return errors.As(err, &he)
+}
+
 // httpError is an error the gateway makes whose HTTP status is not the
 // one the code table gives (405 for UNIMPLEMENTED, 413 for
 // RESOURCE_EXHAUSTED).

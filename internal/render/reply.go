@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"time"
@@ -23,6 +24,14 @@ type Config struct {
 	ErrorHandler httperr.Handler
 	Headers      *headers.Policy
 	StatusJSON   protojson.MarshalOptions // in-band stream errors
+	// StreamError, when set, gives the status of an error that ends a
+	// server stream (see StreamStatus); nil from it is the error's own.
+	StreamError func(r *http.Request, err error) *status.Status
+	// Hooks see each successful response before its header is written
+	// (a server stream's first message); Types gives them remote
+	// responses as the program's message types.
+	Hooks []Hook
+	Types MessageFinder
 }
 
 // Reply is one request's answer: where it goes and how it is rendered.
@@ -56,6 +65,15 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 		a.Error(err, trailer)
 		return
 	}
+	code := a.Plan.Status
+	if len(a.Cfg.Hooks) > 0 {
+		hooked, err := a.runHooks(msg, header)
+		if err != nil {
+			a.Error(err, trailer)
+			return
+		}
+		code = cmp.Or(hooked, code)
+	}
 	buf := bufpool.Get()
 	defer bufpool.Put(buf)
 	body, contentType, err := a.Plan.Append(buf.AvailableBuffer(), msg, a.Out)
@@ -64,24 +82,24 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 		return
 	}
 	bufpool.KeepRoom(buf, body)
-	a.writeBody(body, contentType, trailer)
+	a.writeBody(code, body, contentType, trailer)
 }
 
 // writeBody writes a successful response's status, headers, body and
 // trailers: the trailer metadata as HTTP trailers when the client asked
-// for them with "TE: trailers".
-func (a *Reply) writeBody(body []byte, contentType string, trailer metadata.MD) {
+// for them with "TE: trailers". A 204 or 304 has no body.
+func (a *Reply) writeBody(code int, body []byte, contentType string, trailer metadata.MD) {
 	h := a.W.Header()
 	SetContentType(h, contentType)
-	code := a.Plan.Status
+	bodyless := code == http.StatusNoContent || code == http.StatusNotModified
 	sendTrailers := len(trailer) > 0 && headers.AcceptsTrailers(a.R)
 	if sendTrailers {
 		headers.DeclareTrailers(h, trailer, a.Cfg.Headers.OutgoingTrailer)
-	} else if code != http.StatusNoContent {
+	} else if !bodyless {
 		h.Set("Content-Length", strconv.Itoa(len(body)))
 	}
 	a.W.WriteHeader(code)
-	if code != http.StatusNoContent && a.R.Method != http.MethodHead {
+	if !bodyless && a.R.Method != http.MethodHead {
 		a.W.Write(body)
 	}
 	if sendTrailers {

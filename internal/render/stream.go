@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"sync"
@@ -46,23 +47,36 @@ func NewStream(a Reply, fr *negotiate.Framing) *Stream {
 	return s
 }
 
-// start writes the status line and headers, with the header metadata.
-// The caller holds mu.
-func (s *Stream) start(header metadata.MD, contentType string) {
+// start writes the status line and headers, with the header metadata,
+// once the hooks have seen first, the first message (nil when the stream
+// starts without one). A hook's error is answered as an ordinary error
+// response, which ends the stream, and returned. The caller holds mu.
+func (s *Stream) start(header metadata.MD, contentType string, first proto.Message) error {
 	if s.started {
-		return
+		return nil
 	}
 	s.started = true
 	h := s.W.Header()
 	headers.Write(h, header, s.Cfg.Headers.OutgoingHeader, "")
+	code := s.Plan.Status
+	if len(s.Cfg.Hooks) > 0 {
+		hooked, err := s.runHooks(first, header)
+		if err != nil {
+			s.finished = true
+			s.Error(err, nil)
+			return err
+		}
+		code = cmp.Or(hooked, code)
+	}
 	SetContentType(h, contentType)
 	h.Del("Content-Length")
 	if s.kind == framing.SSE {
 		h.Set("Cache-Control", "no-cache")
 		h.Set("X-Accel-Buffering", "no") // nginx would buffer the events
 	}
-	s.W.WriteHeader(s.Plan.Status)
+	s.W.WriteHeader(code)
 	s.rc.Flush()
+	return nil
 }
 
 // SendHeader starts the response before any message, as grpc.SendHeader
@@ -74,7 +88,7 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 		return ErrFinished
 	}
 	if s.kind != framing.Raw { // a raw stream's type comes with its first message
-		s.start(header, s.media)
+		return s.start(header, s.media, nil)
 	}
 	return nil
 }
@@ -93,7 +107,9 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	if s.media != "" {
 		contentType = s.media
 	}
-	s.start(header, contentType)
+	if err := s.start(header, contentType, msg); err != nil {
+		return err
+	}
 	s.seq++
 	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
 	if _, err := s.W.Write(s.buf); err != nil {
@@ -106,11 +122,12 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 }
 
 // Finish ends the response. An error before the response started is an
-// ordinary error response; after, it goes in-band (envelope, SSE). The
-// outcome, OK included, goes in Grpc-Status trailers when the client
-// accepts trailers, and SSE ends with an "end" event. A framing with no
-// in-band error, to a client that takes no trailers, is cut short so that
-// the client cannot mistake it for a whole stream.
+// ordinary error response (with the StreamError handler's status); after,
+// it goes in-band (envelope, SSE). The outcome, OK included, goes in
+// Grpc-Status trailers when the client accepts trailers, and SSE ends
+// with an "end" event. A framing with no in-band error, to a client that
+// takes no trailers, is cut short so that the client cannot mistake it
+// for a whole stream.
 func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,18 +136,20 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	}
 	s.finished = true
 	if !s.started && err != nil {
-		s.Respond(nil, err, header, trailer)
+		s.Respond(nil, s.Cfg.earlyStreamError(s.R, err), header, trailer)
 		return
 	}
 	contentType := s.media
 	if contentType == "" {
 		contentType = codec.MediaOctetStream // an empty HttpBody stream
 	}
-	s.start(header, contentType)
+	if s.start(header, contentType, nil) != nil {
+		return
+	}
 	trailers := headers.AcceptsTrailers(s.R)
 	st := status.New(codes.OK, "")
 	if err != nil {
-		st = httperr.ToStatus(err)
+		st = s.Cfg.StreamStatus(s.R, err)
 	}
 	if err == nil {
 		var end bool
@@ -154,6 +173,29 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 		h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
 		headers.Write(h, trailer, s.Cfg.Headers.OutgoingTrailer, http.TrailerPrefix)
 	}
+}
+
+// StreamStatus is the status of err, an error that ends a server stream
+// after its response started: the StreamError handler's, except for the
+// gateway's own errors with an HTTP status of their own (a limit).
+func (c *Config) StreamStatus(r *http.Request, err error) *status.Status {
+	if c.StreamError != nil && !httperr.HasOwnStatus(err) {
+		if st := c.StreamError(r, err); st != nil {
+			return st
+		}
+	}
+	return httperr.ToStatus(err)
+}
+
+// earlyStreamError is what answers err, an error that ends a server
+// stream before its response started, as an ordinary error response:
+// an error of StreamStatus, but the gateway's own errors as they are, to
+// keep their HTTP status.
+func (c *Config) earlyStreamError(r *http.Request, err error) error {
+	if c.StreamError == nil || httperr.HasOwnStatus(err) {
+		return err
+	}
+	return c.StreamStatus(r, err).Err()
 }
 
 // InterruptRead cuts a read of the request body in progress short.

@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"net/http"
 	"sync"
 
 	"github.com/coder/websocket"
@@ -9,7 +10,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/text"
@@ -23,6 +23,8 @@ type sink struct {
 	serverStreams bool
 	conn          *websocket.Conn
 	ctx           context.Context
+	r             *http.Request
+	cfg           *render.Config
 
 	mu       sync.Mutex
 	binary   bool // the client sent binary: answer in binary
@@ -86,7 +88,7 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 		s.conn.Close(websocket.StatusNormalClosure, "")
 		return
 	}
-	st := httperr.ToStatus(err)
+	st := s.cfg.StreamStatus(s.r, err)
 	s.conn.Close(websocket.StatusCode(4000+int(st.Code())), text.Cut(st.Message(), maxCloseReason))
 }
 

@@ -74,7 +74,7 @@ func Serve(x *exchange.Exchange) {
 	x.R = x.R.WithContext(ctx)
 	x.SetInput(env.Formats.JSON)
 
-	sink := &sink{plan: b.Response, formats: env.Formats, serverStreams: b.ServerStreams, conn: conn, ctx: ctx}
+	sink := &sink{plan: b.Response, formats: env.Formats, serverStreams: b.ServerStreams, conn: conn, ctx: ctx, r: x.R, cfg: &env.Render}
 	x.Sink = sink
 	rd := &reader{conn: conn, ctx: ctx, x: x, sink: sink}
 	if b.ClientStreams {

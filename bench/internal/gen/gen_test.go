@@ -14,19 +14,15 @@ import (
 // missing: run scripts/genbench.sh after changing a .proto file or a
 // plugin's version.
 func TestGeneratedCodeIsFresh(t *testing.T) {
-	root, err := moduleRoot(t.Context())
+	files, stale, err := module.Stale(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generateFiles(t.Context(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := len(plugins) * len(protoFiles); len(files) != want {
+	if want := len(module.Plugins) * len(module.Files); len(files) != want {
 		t.Errorf("generated %d files, want %d: one per plugin and .proto file", len(files), want)
 	}
-	for _, line := range generate.Stale(filepath.Join(root, protoRoot), files) {
-		t.Errorf("%s: run scripts/genbench.sh", line)
+	for _, line := range stale {
+		t.Errorf("%s: run %s", line, module.Script)
 	}
 
 	// stale reports exactly the edited and the missing files.

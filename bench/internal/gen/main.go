@@ -13,50 +13,26 @@
 //	go run ./internal/gen -check  # list stale or missing files, exit 1 if any
 package main
 
-import (
-	"context"
-	"flag"
-	"fmt"
-	"os"
+import "github.com/protorest/protorest/internal/tools/protogen/generate"
 
-	"github.com/protorest/protorest/internal/tools/protogen/generate"
-)
-
-// protoRoot is the import root of the .proto files, relative to the bench
-// module's root; the generated files go beside them.
-const protoRoot = "proto"
-
-// protoFiles are the files generated, relative to protoRoot.
-var protoFiles = []string{"bench/library/v1/library.proto", "bench/abe/v1/abe.proto"}
-
-func main() {
-	check := flag.Bool("check", false, "write nothing; list stale or missing files and exit 1 if there are any")
-	flag.Parse()
-	if err := run(context.Background(), *check); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
-	}
+// module is the benchmark's .proto files, under bench/proto, and the
+// plugins, run in this order. The bench module's go.mod pins their
+// versions with tool directives; protoc-gen-go's version is
+// google.golang.org/protobuf's, so the code always matches the runtime it
+// compiles against.
+var module = generate.Module{
+	ProtoRoot: "proto",
+	Files:     []string{"bench/library/v1/library.proto", "bench/abe/v1/abe.proto"},
+	Plugins: []generate.Plugin{
+		{Package: "google.golang.org/protobuf/cmd/protoc-gen-go"},
+		{Package: "google.golang.org/grpc/cmd/protoc-gen-go-grpc"},
+		{Package: "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway"},
+		// MarshalVT, SizeVT and MarshalToSizedBufferVT, and UnmarshalVT:
+		// the methods protorest's binary codec uses when a message has
+		// them, and BenchmarkCodec's vtprotobuf codec.
+		{Package: "github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto", Parameter: "features=marshal+unmarshal+size"},
+	},
+	Script: "scripts/genbench.sh",
 }
 
-func run(ctx context.Context, check bool) error {
-	root, err := moduleRoot(ctx)
-	if err != nil {
-		return err
-	}
-	files, err := generateFiles(ctx, root)
-	if err != nil {
-		return err
-	}
-	out := root + string(os.PathSeparator) + protoRoot
-	if check {
-		bad := generate.Stale(out, files)
-		for _, line := range bad {
-			fmt.Println(line)
-		}
-		if len(bad) > 0 {
-			return fmt.Errorf("%d generated file(s) out of date: run scripts/genbench.sh", len(bad))
-		}
-		return nil
-	}
-	return generate.Write(out, files)
-}
+func main() { module.Main() }

@@ -60,17 +60,7 @@ func run(ctx context.Context, root, out string, files []string, check bool) erro
 	if err != nil {
 		return err
 	}
-	if check {
-		bad := generate.Stale(out, generated)
-		for _, line := range bad {
-			fmt.Println(line)
-		}
-		if len(bad) > 0 {
-			return fmt.Errorf("%d generated file(s) out of date: run scripts/genproto.sh", len(bad))
-		}
-		return nil
-	}
-	return generate.Write(out, generated)
+	return generate.Update(out, generated, check, "scripts/genproto.sh")
 }
 
 // generateAll checks the runtime version, builds the plugins and generates.

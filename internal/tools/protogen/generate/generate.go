@@ -1,8 +1,9 @@
 // Package generate compiles .proto files in-process (protocompile) and runs
 // protoc plugins on them, as protoc would, with nothing installed by hand:
 // the plugins are Go packages built at the versions a go.mod pins. It is
-// shared by the repository's generator (internal/tools/protogen) and the
-// benchmark suite's (bench/internal/gen).
+// shared by the repository's generator (internal/tools/protogen) and,
+// through Module, the benchmark suite's (bench/internal/gen) and
+// examples/migrate's (examples/migrate/internal/gen).
 package generate
 
 import (
@@ -234,4 +235,22 @@ func Stale(out string, files []*pluginpb.CodeGeneratorResponse_File) []string {
 		}
 	}
 	return bad
+}
+
+// Update writes the generated files under out or, with check, writes
+// nothing and lists the stale or missing ones, one per line, failing if
+// there are any with an error that names script, the command that
+// regenerates them.
+func Update(out string, files []*pluginpb.CodeGeneratorResponse_File, check bool, script string) error {
+	if !check {
+		return Write(out, files)
+	}
+	bad := Stale(out, files)
+	for _, line := range bad {
+		fmt.Println(line)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%d generated file(s) out of date: run %s", len(bad), script)
+	}
+	return nil
 }

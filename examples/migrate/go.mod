@@ -1,0 +1,41 @@
+// examples/migrate is a module of its own so that grpc-gateway, which the
+// example's "before" program uses, never becomes a dependency of
+// protorest's module. The tool directives pin the protoc plugins
+// internal/gen runs (scripts/genmigrate.sh).
+module github.com/protorest/protorest/examples/migrate
+
+go 1.26.0
+
+// protorest as it is in this repository.
+replace github.com/protorest/protorest => ../..
+
+// The generator library internal/gen shares with the repository's own.
+replace github.com/protorest/protorest/internal/tools/protogen => ../../internal/tools/protogen
+
+require (
+	github.com/grpc-ecosystem/grpc-gateway/v2 v2.32.0
+	github.com/protorest/protorest v0.0.0-00010101000000-000000000000
+	github.com/protorest/protorest/internal/tools/protogen v0.0.0
+	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
+	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
+)
+
+require (
+	github.com/bufbuild/protocompile v0.14.1 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20261019180522-ce908d29299b // indirect
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect
+)
+
+tool (
+	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc
+	google.golang.org/protobuf/cmd/protoc-gen-go
+)
