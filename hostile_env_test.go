@@ -46,7 +46,8 @@ func (e *hostileEnv) calls() int64 { return e.backend.calls.Load() }
 
 func newHostileEnv(t *testing.T, mode string) *hostileEnv {
 	t.Helper()
-	be := &hostileBackend{streamer: newStreamer()}
+	be := &hostileBackend{}
+	be.streams.Store(newStreamer())
 	e := &hostileEnv{mode: mode, backend: be}
 	opts := []protorest.Option{
 		protorest.WithCompression(protorest.Compression{}),
@@ -112,8 +113,9 @@ func (c rpcCounter) HandleConn(context.Context, stats.ConnStats)                
 // request's name (a request echoed whole would measure the response, not
 // the request).
 type hostileBackend struct {
-	*streamer
-	calls atomic.Int64
+	confv1.UnimplementedProbesServer
+	streams atomic.Pointer[streamer] // a new one for each shape: its channels close once
+	calls   atomic.Int64
 
 	mu   sync.Mutex
 	last hostileCall
@@ -168,6 +170,15 @@ func (b *hostileBackend) GetNested(ctx context.Context, r *confv1.Probe) (*confv
 }
 func (b *hostileBackend) CreateProbe(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
 	return b.record(ctx, "CreateProbe", r)
+}
+func (b *hostileBackend) Watch(r *confv1.Probe, s grpc.ServerStreamingServer[confv1.Probe]) error {
+	return b.streams.Load().Watch(r, s)
+}
+func (b *hostileBackend) BulkCreate(s grpc.ClientStreamingServer[confv1.Probe, confv1.Probe]) error {
+	return b.streams.Load().BulkCreate(s)
+}
+func (b *hostileBackend) Chat(s grpc.BidiStreamingServer[confv1.Probe, confv1.Probe]) error {
+	return b.streams.Load().Chat(s)
 }
 func (b *hostileBackend) DeleteProbe(context.Context, *confv1.Probe) (*emptypb.Empty, error) {
 	return &emptypb.Empty{}, nil
