@@ -56,8 +56,12 @@
 // message (the first message's type, text for JSON or binary, sets the
 // connection's encoding), an empty message half-closes, the client's
 // close cancels the call, and the close frame carries the outcome: 1000
-// for OK, else 4000 plus the gRPC code with the status message as reason.
-// Pages from other origins need WithWebSocketOrigins. Header and trailer
+// for OK, else 4000 plus the gRPC code with the status message as reason;
+// a client that breaks the protocol gets RFC 6455's codes: 1002 for an
+// unmasked frame, 1007 for a text message that is not UTF-8, 1009 for a
+// message (or a frame header claiming one) over the body limit, at once.
+// Pages from other origins need WithWebSocketOrigins; another origin's
+// handshake gets 403 PERMISSION_DENIED. Header and trailer
 // metadata have no place in a WebSocket after its handshake and do not
 // reach its client.
 //
@@ -198,8 +202,10 @@
 // Grpc-Timeout sets the deadline. Header metadata a method sets
 // (grpc.SetHeader, grpc.SendHeader) is sent as Grpc-Metadata-K headers,
 // and trailer metadata (grpc.SetTrailer) as Grpc-Trailer-K trailers when
-// the request says "TE: trailers". grpc.Method and peer.FromContext work
-// in methods and interceptors. WithMetadata adds the metadata of the
+// the request says "TE: trailers"; the keys of the gRPC hop itself
+// (content-type, grpc-*) are not sent (grpc-gateway sends a remote
+// backend's Grpc-Metadata-Content-Type: application/grpc). grpc.Method
+// and peer.FromContext work in methods and interceptors. WithMetadata adds the metadata of the
 // program's own annotators (a session cookie as authorization), which may
 // set the keys the gateway owns.
 //
@@ -259,4 +265,10 @@
 //   - In-process, a streaming method's RecvMsg returns CANCELED once the
 //     call is canceled, as on a grpc.Server, instead of waiting for the
 //     next request message.
+//   - WebSocket protocol failures close with RFC 6455's codes (1002,
+//     1007, 1009) instead of 4003, and a handshake from a foreign origin
+//     gets a google.rpc.Status 403 instead of coder/websocket's plain
+//     text.
+//   - Header metadata content-type and grpc-* (a remote backend's
+//     Grpc-Metadata-Content-Type: application/grpc) are no longer sent.
 package protorest

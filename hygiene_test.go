@@ -3,6 +3,7 @@ package protorest_test
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,23 +56,43 @@ func TestExperimentalGRPCConfined(t *testing.T) {
 	}
 }
 
+// runtimeDeps are the modules the core module's code may be built with:
+// what a user of the library or the binary downloads and links.
+var runtimeDeps = []string{"google.golang.org/grpc", "google.golang.org/protobuf", "google.golang.org/genproto/", "golang.org/x/",
+	// WithProtoFiles compiles .proto sources in-process; protocompile
+	// itself needs only protobuf and golang.org/x/sync.
+	"github.com/bufbuild/protocompile",
+	// WebSocket streams; it has no dependencies of its own.
+	"github.com/coder/websocket",
+	// WithCompression: gzip and zstd (gzhttp for responses, the
+	// decoders for request bodies); it has no dependencies of its own.
+	"github.com/klauspost/compress"}
+
+// testDeps are the modules only the core module's tests import. They are
+// in go.mod, but with module graph pruning (go ≥ 1.17) a module that
+// requires protorest never loads them: they reach no user's build.
+var testDeps = []string{
+	// goleak.VerifyTestMain: no goroutine outlives the tests.
+	"go.uber.org/goleak"}
+
+func depAllowed(list []string, mod string) bool {
+	for _, a := range list {
+		if mod == a || strings.HasSuffix(a, "/") && strings.HasPrefix(mod, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestCoreDependencies keeps the core module's requirements to grpc,
-// protobuf and genproto (and what they need).
+// protobuf and genproto (and what they need), and the few its tests need
+// besides: the code outside tests is built from runtimeDeps only.
 func TestCoreDependencies(t *testing.T) {
 	t.Parallel()
 	mod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"google.golang.org/grpc", "google.golang.org/protobuf", "google.golang.org/genproto/", "golang.org/x/",
-		// WithProtoFiles compiles .proto sources in-process; protocompile
-		// itself needs only protobuf and golang.org/x/sync.
-		"github.com/bufbuild/protocompile ",
-		// WebSocket streams; it has no dependencies of its own.
-		"github.com/coder/websocket ",
-		// WithCompression: gzip and zstd (gzhttp for responses, the
-		// decoders for request bodies); it has no dependencies of its own.
-		"github.com/klauspost/compress "}
 	inRequire := false
 	for _, line := range strings.Split(string(mod), "\n") {
 		line = strings.TrimSpace(line)
@@ -90,14 +111,19 @@ func TestCoreDependencies(t *testing.T) {
 		if line == "" || strings.HasPrefix(line, "//") {
 			continue
 		}
-		ok := false
-		for _, a := range allowed {
-			if strings.HasPrefix(line, a) {
-				ok = true
-			}
-		}
-		if !ok {
+		path, _, _ := strings.Cut(line, " ")
+		if !depAllowed(runtimeDeps, path) && !depAllowed(testDeps, path) {
 			t.Errorf("go.mod requires %q; heavy or comparison-only dependencies belong in their own module", line)
+		}
+	}
+	// What the packages are built from, tests aside.
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		if path != "github.com/protorest/protorest" && !depAllowed(runtimeDeps, path) {
+			t.Errorf("the core module's code is built with %s; only its tests may use a module outside runtimeDeps", path)
 		}
 	}
 }

@@ -44,8 +44,11 @@ func FuzzParseTimeout(f *testing.F) {
 }
 
 // FuzzIncomingMetadata: whatever headers a client sends, the metadata is
-// valid gRPC metadata within the size limit, reserved keys never appear,
-// and the keys the gateway owns carry only what their own headers said.
+// valid gRPC metadata within the size limit (every pair passes grpc-go's
+// ValidatePair, restated in validPair: the check its client makes before
+// sending),
+// reserved keys never appear, and the keys the gateway owns carry only
+// what their own headers said (HARDENING §4.6).
 func FuzzIncomingMetadata(f *testing.F) {
 	for _, s := range []string{
 		"Authorization: Bearer a\nGrpc-Metadata-Authorization: Bearer b\n",
@@ -78,6 +81,9 @@ func FuzzIncomingMetadata(f *testing.F) {
 			t.Fatalf("metadata of %d bytes over the limit", size(md))
 		}
 		for k, vs := range md {
+			if !validPair(k, vs) {
+				t.Fatalf("%q: %q is not a valid metadata pair", k, vs)
+			}
 			if !validMetadataKey(k) || isReservedKey(k) {
 				t.Fatalf("key %q", k)
 			}
@@ -106,6 +112,34 @@ func FuzzIncomingMetadata(f *testing.F) {
 			t.Fatalf("x-forwarded-host %q from an untrusted peer", fwd[0])
 		}
 	})
+}
+
+// validPair is grpc-go's internal/metadata.ValidatePair (v1.85.0), which
+// its client applies to outgoing metadata and fails the call with
+// INTERNAL: a key of one or more of [0-9a-z_.-], not a pseudo-header, and
+// values of printable ASCII unless the key ends in -bin. Stated here from
+// grpc's rules, not from the package's own checks, so that the fuzz target
+// tests one against the other.
+func validPair(k string, vs []string) bool {
+	if k == "" || k[0] == ':' {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	if strings.HasSuffix(k, "-bin") {
+		return true
+	}
+	for _, v := range vs {
+		for _, c := range []byte(v) {
+			if c < 0x20 || c > 0x7e {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func mustPrefixes(cidrs ...string) []netip.Prefix {

@@ -10,9 +10,15 @@ import (
 
 // Write copies md into h under prefix plus the names matcher gives
 // (prefix is "" or http.TrailerPrefix); binary values are base64-encoded,
-// and values that cannot be header values are dropped.
+// and values that cannot be header values are dropped. The keys of the
+// gRPC hop itself (content-type: application/grpc, grpc-encoding, the
+// other reserved keys that grpc-go hands on with a backend's header) say
+// nothing of the HTTP response and are never written.
 func Write(h http.Header, md metadata.MD, matcher Matcher, prefix string) {
 	for k, vs := range md {
+		if isReservedKey(k) {
+			continue
+		}
 		name, ok := matcher(k)
 		if !ok {
 			continue
@@ -35,6 +41,9 @@ func Write(h http.Header, md metadata.MD, matcher Matcher, prefix string) {
 // with a Content-Length and no trailers.
 func DeclareTrailers(h http.Header, md metadata.MD, matcher Matcher) {
 	for k := range md {
+		if isReservedKey(k) {
+			continue
+		}
 		if name, ok := matcher(k); ok {
 			h.Add("Trailer", http.CanonicalHeaderKey(name))
 		}

@@ -2,19 +2,23 @@ package ws
 
 import (
 	"context"
+	"errors"
 	"io"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/httperr"
 )
 
 // reader reads the request messages of a WebSocket: one per message; an
 // empty message ends the stream.
 type reader struct {
 	conn  *websocket.Conn
+	guard *frameGuard
 	ctx   context.Context
 	x     *exchange.Exchange
 	sink  *sink
@@ -25,16 +29,41 @@ type reader struct {
 
 var errClientClosed = status.Error(codes.Canceled, "the client closed the WebSocket")
 
+// failed returns the status of a failed read, and has the sink close with
+// the code a protocol failure calls for: the guard's (1002, 1009), or
+// 1009 for a message past the read limit (coder/websocket has sent that
+// close already).
+func (rd *reader) failed(err error) error {
+	switch {
+	case rd.guard.fail != nil:
+		f := rd.guard.fail
+		rd.sink.closeWith(f)
+		if f.code == websocket.StatusMessageTooBig {
+			return httperr.TooLargeMessage(f.reason)
+		}
+		return status.Error(codes.InvalidArgument, f.reason)
+	case errors.Is(err, websocket.ErrMessageTooBig):
+		rd.sink.closeWith(&closeFrame{websocket.StatusMessageTooBig, "message larger than the limit"})
+		return httperr.TooLargeMessage(err.Error())
+	case websocket.CloseStatus(err) != -1:
+		return errClientClosed
+	}
+	return err
+}
+
 func (rd *reader) Next() ([]byte, error) {
 	if rd.ended {
 		return nil, io.EOF
 	}
 	typ, data, err := rd.conn.Read(rd.ctx)
 	if err != nil {
-		if websocket.CloseStatus(err) != -1 {
-			return nil, errClientClosed
-		}
-		return nil, err
+		return nil, rd.failed(err)
+	}
+	if typ == websocket.MessageText && !utf8.Valid(data) {
+		// RFC 6455 §8.1: the connection fails, with 1007.
+		const reason = "a text message that is not UTF-8"
+		rd.sink.closeWith(&closeFrame{websocket.StatusInvalidFramePayloadData, reason})
+		return nil, status.Error(codes.InvalidArgument, reason)
 	}
 	if len(data) == 0 {
 		rd.ended = true

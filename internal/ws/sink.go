@@ -27,7 +27,8 @@ type sink struct {
 	cfg           *render.Config
 
 	mu       sync.Mutex
-	binary   bool // the client sent binary: answer in binary
+	binary   bool        // the client sent binary: answer in binary
+	closing  *closeFrame // a protocol failure: the close it calls for, whatever the call's outcome
 	finished bool
 	one      render.One // a client stream's one response
 }
@@ -37,6 +38,15 @@ var _ exchange.Sink = (*sink)(nil)
 func (s *sink) setBinary() {
 	s.mu.Lock()
 	s.binary = true
+	s.mu.Unlock()
+}
+
+// closeWith makes f the close frame that ends the connection.
+func (s *sink) closeWith(f *closeFrame) {
+	s.mu.Lock()
+	if s.closing == nil {
+		s.closing = f
+	}
 	s.mu.Unlock()
 }
 
@@ -78,6 +88,10 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 		return
 	}
 	s.finished = true
+	if f := s.closing; f != nil {
+		s.conn.Close(f.code, f.reason)
+		return
+	}
 	if !s.serverStreams {
 		var msg proto.Message
 		if msg, err = s.one.Outcome(err); err == nil {

@@ -54,7 +54,12 @@ func streaming(m *route.Match[*exchange.Endpoint]) bool {
 // binding.
 func Serve(x *exchange.Exchange) {
 	env, b := x.Env, x.Binding
-	conn, err := websocket.Accept(x.W, x.R, &websocket.AcceptOptions{OriginPatterns: env.WebSocketOrigins})
+	if err := checkOrigin(x.R, env.WebSocketOrigins); err != nil {
+		x.Fail(err)
+		return
+	}
+	guard := &frameGuard{limit: uint64(env.MaxMessage())}
+	conn, err := websocket.Accept(guardedWriter{x.W, guard}, x.R, &websocket.AcceptOptions{OriginPatterns: env.WebSocketOrigins})
 	if err != nil {
 		return // Accept has answered the handshake with its error
 	}
@@ -76,7 +81,7 @@ func Serve(x *exchange.Exchange) {
 
 	sink := &sink{plan: b.Response, formats: env.Formats, serverStreams: b.ServerStreams, conn: conn, ctx: ctx, r: x.R, cfg: &env.Render}
 	x.Sink = sink
-	rd := &reader{conn: conn, ctx: ctx, x: x, sink: sink}
+	rd := &reader{conn: conn, guard: guard, ctx: ctx, x: x, sink: sink}
 	if b.ClientStreams {
 		x.BindStream(rd)
 	} else {
@@ -101,6 +106,7 @@ func Serve(x *exchange.Exchange) {
 			defer close(done)
 			for {
 				if _, _, err := conn.Read(ctx); err != nil {
+					rd.failed(err)
 					cancel()
 					return
 				}

@@ -1,0 +1,300 @@
+package protorest_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/stats"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/protorest/protorest"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// hostileEnv is one gateway under attack: conf.v1.Probes served
+// in-process or through a real gRPC backend on loopback (RegisterRemote),
+// behind a real net/http server configured as protorest serve configures
+// its own (64 KiB of header, h2c besides HTTP/1.1).
+type hostileEnv struct {
+	mode    string // "in-process" or "remote"
+	addr    string // the HTTP server's host:port
+	url     string
+	backend *hostileBackend
+	panics  atomic.Int64 // panics the gateway recovered (its panic hook)
+}
+
+// calls is the number of calls that reached conf.v1.Probes's methods:
+// in-process, the interceptors the gateway runs them through; remote,
+// every RPC the gRPC server received, counted by its stats handler before
+// it decodes anything.
+func (e *hostileEnv) calls() int64 { return e.backend.calls.Load() }
+
+func newHostileEnv(t *testing.T, mode string) *hostileEnv {
+	t.Helper()
+	be := &hostileBackend{}
+	be.streams.Store(newStreamer())
+	e := &hostileEnv{mode: mode, backend: be}
+	opts := []protorest.Option{
+		protorest.WithCompression(protorest.Compression{}),
+		protorest.WithPanicHook(func(string, any, []byte) { e.panics.Add(1) }),
+	}
+	if mode == "in-process" {
+		opts = append(opts,
+			protorest.WithUnaryInterceptors(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+				be.calls.Add(1)
+				return h(ctx, req)
+			}),
+			protorest.WithStreamInterceptors(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+				be.calls.Add(1)
+				return h(srv, ss)
+			}))
+	}
+	gw := protorest.NewGateway(opts...)
+	if mode == "in-process" {
+		confv1.RegisterProbesServer(gw, be)
+	} else {
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}))
+		confv1.RegisterProbesServer(srv, be)
+		reflection.Register(srv)
+		go srv.Serve(lis)
+		t.Cleanup(srv.Stop)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs := httptest.NewUnstartedServer(gw)
+	hs.Config.MaxHeaderBytes = 64 << 10
+	hs.Config.Protocols = new(http.Protocols)
+	hs.Config.Protocols.SetHTTP1(true)
+	hs.Config.Protocols.SetUnencryptedHTTP2(true)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	e.addr = hs.Listener.Addr().String()
+	e.url = hs.URL
+	return e
+}
+
+// rpcCounter counts the RPCs a gRPC server receives to conf.v1.Probes,
+// reflection's excepted.
+type rpcCounter struct{ n *atomic.Int64 }
+
+func (c rpcCounter) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+func (c rpcCounter) HandleRPC(_ context.Context, s stats.RPCStats) {
+	if in, ok := s.(*stats.InHeader); ok && strings.HasPrefix(in.FullMethod, "/conf.v1.Probes/") {
+		c.n.Add(1)
+	}
+}
+func (c rpcCounter) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context { return ctx }
+func (c rpcCounter) HandleConn(context.Context, stats.ConnStats)                       {}
+
+// hostileBackend is conf.v1.Probes: the streaming methods of streamer,
+// and unary methods that record what they got and answer with the
+// request's name (a request echoed whole would measure the response, not
+// the request).
+type hostileBackend struct {
+	confv1.UnimplementedProbesServer
+	streams atomic.Pointer[streamer] // a new one for each shape: its channels close once
+	calls   atomic.Int64
+
+	mu   sync.Mutex
+	last hostileCall
+}
+
+// hostileCall is what a method got: the request's fields the shapes
+// check (not a copy of the request, which would count in the memory the
+// shapes measure).
+type hostileCall struct {
+	method   string
+	name     string
+	blob     int    // bytes in blob
+	unknown  string // the request's unknown fields
+	inner    bool   // inner is set
+	md       metadata.MD
+	deadline time.Duration // how far away the call's deadline was; 0 for none
+}
+
+func (b *hostileBackend) record(ctx context.Context, method string, req *confv1.Probe) (*confv1.Probe, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	c := hostileCall{method: method, name: req.GetName(), blob: len(req.GetBlob()), unknown: string(req.ProtoReflect().GetUnknown()),
+		inner: req.Inner != nil, md: md}
+	if dl, ok := ctx.Deadline(); ok {
+		c.deadline = time.Until(dl)
+	}
+	b.mu.Lock()
+	b.last = c
+	b.mu.Unlock()
+	return &confv1.Probe{Name: req.GetName()}, nil
+}
+
+func (b *hostileBackend) lastCall() hostileCall {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.last
+}
+
+func (b *hostileBackend) GetProbe(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "GetProbe", r)
+}
+func (b *hostileBackend) ListProbes(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "ListProbes", r)
+}
+func (b *hostileBackend) GetBook(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "GetBook", r)
+}
+func (b *hostileBackend) GetFile(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "GetFile", r)
+}
+func (b *hostileBackend) GetNested(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "GetNested", r)
+}
+func (b *hostileBackend) CreateProbe(ctx context.Context, r *confv1.Probe) (*confv1.Probe, error) {
+	return b.record(ctx, "CreateProbe", r)
+}
+func (b *hostileBackend) Watch(r *confv1.Probe, s grpc.ServerStreamingServer[confv1.Probe]) error {
+	return b.streams.Load().Watch(r, s)
+}
+func (b *hostileBackend) BulkCreate(s grpc.ClientStreamingServer[confv1.Probe, confv1.Probe]) error {
+	return b.streams.Load().BulkCreate(s)
+}
+func (b *hostileBackend) Chat(s grpc.BidiStreamingServer[confv1.Probe, confv1.Probe]) error {
+	return b.streams.Load().Chat(s)
+}
+func (b *hostileBackend) DeleteProbe(context.Context, *confv1.Probe) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}
+
+// hostileResp is what came back for one raw request.
+type hostileResp struct {
+	status int
+	header http.Header
+	body   string
+	closed bool          // the server closed the connection after the response
+	took   time.Duration // from the first byte sent to the response's end
+	err    error         // no response could be read
+}
+
+// rawExchange writes req (an HTTP/1.1 request as bytes) on a new
+// connection to addr and reads one response, and whether the server then
+// closed the connection.
+func rawExchange(t *testing.T, addr string, req []byte) hostileResp {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	start := time.Now()
+	go func() {
+		// Written from its own goroutine: the server may answer (and
+		// stop reading) before the request has been sent whole.
+		conn.Write(req)
+	}()
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return hostileResp{err: err}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	r := hostileResp{status: resp.StatusCode, header: resp.Header, body: string(body), took: time.Since(start), err: err}
+	conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if _, err := br.ReadByte(); err == io.EOF {
+		r.closed = true
+	}
+	return r
+}
+
+// httpRequest is a request as raw bytes: the request line, Host, the
+// headers as given, a Content-Length when there is a body and the headers
+// give neither it nor Transfer-Encoding.
+func httpRequest(addr, method, target string, header []string, body string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, addr)
+	framed := false
+	for i := 0; i+1 < len(header); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", header[i], header[i+1])
+		if k := strings.ToLower(header[i]); k == "content-length" || k == "transfer-encoding" {
+			framed = true
+		}
+	}
+	if body != "" && !framed {
+		b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
+	}
+	b.WriteString("\r\n")
+	b.WriteString(body)
+	return []byte(b.String())
+}
+
+// heapAllocs is the bytes allocated on the heap so far, by every
+// goroutine of the test binary.
+func heapAllocs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// smuggle is H13: Content-Length and Transfer-Encoding: chunked on one
+// request, a second request pipelined behind it. Chunked must win, and
+// the second request be read once, as itself.
+func smuggle(t *testing.T, e *hostileEnv) hostileResp {
+	body := chunked(`{"name":"first"}`, 5)
+	req := fmt.Sprintf("POST /v1/probes HTTP/1.1\r\nHost: %s\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n%s"+
+		"GET /v1/probes/second HTTP/1.1\r\nHost: %[1]s\r\nConnection: close\r\n\r\n", e.addr, body)
+	conn, err := net.DialTimeout("tcp", e.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	var first hostileResp
+	for i, want := range []string{`"first"`, `"second"`} {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i+1, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("response %d: %d %s, want %s", i+1, resp.StatusCode, b, want)
+		}
+		if i == 0 {
+			first = hostileResp{status: resp.StatusCode, header: resp.Header, body: string(b)}
+		}
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("more after the second response (%v)", err)
+	}
+	return first
+}
+
+// expectContinue is S5: a request that announces 1 GiB and waits for
+// 100 Continue; it must get its 413 instead, without the body.
+func expectContinue(t *testing.T, e *hostileEnv) hostileResp {
+	req := fmt.Sprintf("POST /v1/probes HTTP/1.1\r\nHost: %s\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", e.addr, 1<<30)
+	return rawExchange(t, e.addr, []byte(req))
+}

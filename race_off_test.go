@@ -1,0 +1,5 @@
+//go:build !race
+
+package protorest_test
+
+const raceEnabled = false
