@@ -76,6 +76,7 @@ type config struct {
 	defaultTimeout   time.Duration
 	maxTimeout       time.Duration
 	compress         func(http.Handler) http.HandlerFunc
+	openapi          OpenAPIInfo
 }
 
 func defaultConfig() config {
