@@ -67,7 +67,7 @@ type Rule struct {
 	Response *render.Response
 }
 
-// Build returns the document of routes, in JSON. It does not depend on
+// Build returns the document of routes, in compact JSON. It does not depend on
 // the routes' order: they are taken by service, method (in declaration
 // order) and binding, then the custom routes by template and method. In
 // that order the first route of a path shape names its parameters, and
@@ -75,9 +75,9 @@ type Rule struct {
 func Build(routes []Route, opts Options) []byte {
 	doc := New(routes, opts)
 	var buf bytes.Buffer
+	buf.Grow(512 * (len(routes) + len(doc.Components.Schemas)))
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		panic("openapi: internal error: " + err.Error()) // the model has only encodable values
 	}
@@ -128,6 +128,9 @@ func New(routes []Route, opts Options) *Document {
 		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: comment(sd).text()})
 	}
 	doc.Components.Schemas = b.schemas
+	if b.errorUsed {
+		doc.Components.Responses = map[string]*Response{errorResponse: b.errorResponse()}
+	}
 	return doc
 }
 

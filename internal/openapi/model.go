@@ -89,9 +89,10 @@ type RequestBody struct {
 	Required    bool                  `json:"required,omitempty"`
 }
 
-// Response is one response of an operation.
+// Response is one response of an operation, or a reference to one.
 type Response struct {
-	Description string                `json:"description"`
+	Ref         string                `json:"$ref,omitempty"`
+	Description string                `json:"description,omitempty"`
 	Content     map[string]*MediaType `json:"content,omitempty"`
 }
 
@@ -100,9 +101,11 @@ type MediaType struct {
 	Schema *Schema `json:"schema,omitempty"`
 }
 
-// Components holds the schemas, by full proto name.
+// Components holds the schemas, by full proto name, and the error
+// response every operation refers to.
 type Components struct {
-	Schemas map[string]*Schema `json:"schemas"`
+	Schemas   map[string]*Schema   `json:"schemas"`
+	Responses map[string]*Response `json:"responses,omitempty"`
 }
 
 // Schema is a JSON Schema (draft 2020-12, as OpenAPI 3.1 has it).

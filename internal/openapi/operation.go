@@ -65,7 +65,8 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 		}
 	}
 	op.Responses[strconv.Itoa(code)] = ok
-	op.Responses["default"] = &Response{Description: errorDetail, Content: map[string]*MediaType{mediaJSON: {Schema: b.status()}}}
+	op.Responses["default"] = &Response{Ref: "#/components/responses/" + errorResponse}
+	b.errorUsed = true
 	return op
 }
 
@@ -159,6 +160,13 @@ func (b *builder) responseSchema(resp *render.Response) *Schema {
 	return b.messageSchema(resp.Output)
 }
 
+// errorResponse is the name of the response of every error.
+const errorResponse = "Error"
+
+func (b *builder) errorResponse() *Response {
+	return &Response{Description: errorDetail, Content: map[string]*MediaType{mediaJSON: {Schema: b.status()}}}
+}
+
 // status returns a reference to google.rpc.Status, the error schema.
 func (b *builder) status() *Schema {
 	return b.messageSchema(statusDescriptor())
@@ -184,10 +192,11 @@ type operationIDs struct {
 	routes []Route
 	short  map[protoreflect.Name]int // services by short name
 	taken  map[string]bool
+	next   map[string]int // the next suffix to try after an ID
 }
 
 func newOperationIDs(routes []Route) *operationIDs {
-	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: map[string]bool{}}
+	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: map[string]bool{}, next: map[string]int{}}
 	seen := map[protoreflect.FullName]bool{}
 	for _, r := range routes {
 		if r.Rule == nil {
@@ -225,7 +234,9 @@ func (ids *operationIDs) id(i int, method string, anyMethod bool) string {
 		}
 	}
 	unique := id
-	for n := 2; ids.taken[unique]; n++ {
+	for ids.taken[unique] {
+		n := max(ids.next[id], 2)
+		ids.next[id] = n + 1
 		unique = id + "_" + strconv.Itoa(n)
 	}
 	ids.taken[unique] = true

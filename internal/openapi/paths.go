@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,13 +117,11 @@ func (s pathShapes) path(t *httprule.Template) *openPath {
 // several, and wildcards outside variables _segment, _segment_1….
 func expand(t *httprule.Template) *openPath {
 	p := &openPath{verb: t.Verb}
-	used := map[string]bool{}
 	unique := func(base string) string {
 		name := base
-		for i := 1; used[name]; i++ {
+		for i := 1; slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name }); i++ {
 			name = base + "_" + strconv.Itoa(i)
 		}
-		used[name] = true
 		return name
 	}
 	vi := 0

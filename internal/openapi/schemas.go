@@ -13,8 +13,9 @@ import (
 // builder builds a document's schemas: one component per message and enum
 // type, by full proto name, made when a route first refers to it.
 type builder struct {
-	opts    Options
-	schemas map[string]*Schema
+	opts      Options
+	schemas   map[string]*Schema
+	errorUsed bool // an operation refers to the error response
 }
 
 func newBuilder(opts Options) *builder {
