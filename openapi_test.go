@@ -27,9 +27,17 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/openapi")
 
 // checkGolden compares got with testdata/openapi/name, or rewrites it
-// with -update (scripts/genopenapi.sh).
+// with -update (scripts/genopenapi.sh). JSON is compared indented, so
+// that a change shows in review line by line.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
+	if strings.HasSuffix(name, ".json") {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, got, "", "  "); err != nil {
+			t.Fatalf("%s: not JSON: %v", name, err)
+		}
+		got = buf.Bytes()
+	}
 	path := filepath.Join("testdata", "openapi", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
