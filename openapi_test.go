@@ -147,7 +147,7 @@ func TestOpenAPIHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := do(t, gw, "GET", "/openapi.json", "", "If-None-Match", etag)
-	if next.code != http.StatusOK || next.header.Get("ETag") == etag || !strings.Contains(next.body, `"summary": "This document."`) {
+	if next.code != http.StatusOK || next.header.Get("ETag") == etag || !strings.Contains(next.body, `"summary":"This document."`) {
 		t.Errorf("after a registration: %d, ETag %s (was %s)", next.code, next.header.Get("ETag"), etag)
 	}
 }
@@ -164,10 +164,10 @@ func TestOpenAPIRemote(t *testing.T) {
 	}
 	doc := string(gw.OpenAPI())
 	for _, want := range []string{
-		`"summary": "CreateShelf creates a shelf."`,
-		`"description": "The server assigns its name."`,
-		`"name": "library.v1.LibraryService"`,
-		`"operationId": "LibraryService_MoveBook"`,
+		`"summary":"CreateShelf creates a shelf."`,
+		`"description":"The server assigns its name."`,
+		`"name":"library.v1.LibraryService"`,
+		`"operationId":"LibraryService_MoveBook"`,
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the document lacks %s", want)
