@@ -113,10 +113,8 @@ type Schema struct {
 	Ref                  string              `json:"$ref,omitempty"`
 	Type                 string              `json:"type,omitempty"`
 	Format               string              `json:"format,omitempty"`
-	Title                string              `json:"title,omitempty"`
 	Description          string              `json:"description,omitempty"`
 	Enum                 []any               `json:"enum,omitempty"`
-	Const                any                 `json:"const,omitempty"`
 	Pattern              string              `json:"pattern,omitempty"`
 	ContentEncoding      string              `json:"contentEncoding,omitempty"`
 	Minimum              *int64              `json:"minimum,omitempty"`
