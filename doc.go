@@ -228,6 +228,24 @@
 // around the gateway, mw(gw), can label metrics, traces and logs by route
 // rather than by raw path.
 //
+// # OpenAPI
+//
+// OpenAPI returns the OpenAPI 3.1 document of what the gateway serves,
+// built from its routes (not from the rules again): one operation per
+// rule and additional binding (operationId Service_Method, then _1,
+// _2…) and per custom route (HandleDocumentedPath gives one a summary);
+// path templates as OpenAPI paths ({name=shelves/*/books/*} is
+// /shelves/{name}/books/{name_1}); the query parameters the binder
+// accepts and no other; schemas in components.schemas by full proto
+// name, with the JSON options' names, enums and int64 strings; the
+// success status (WithSuccessStatus); google.rpc.Status for errors;
+// server streams per framing (envelope, NDJSON, SSE); google.api.HttpBody
+// as any content. Comments become summaries and descriptions when the
+// descriptors keep source info. The document is built on first use after
+// the routes change and cached; OpenAPIHandler serves it as JSON or YAML
+// with an ETag (304 on If-None-Match). WithOpenAPIInfo sets its title,
+// version and servers.
+//
 // # API changes
 //
 // The public API was tidied while it is young:
@@ -253,6 +271,9 @@
 //   - A template whose verb contains ":" (/v1/x:a:b) fails registration;
 //     it used to be served, for grpc-gateway users. The error suggests a
 //     verb of one literal.
+//   - HandlePath's routes are in the OpenAPI document;
+//     HandleDocumentedPath is HandlePath with the route's summary and
+//     description (HandlePath's signature is unchanged).
 //   - A unary rule without a body reads and drops a request body, as
 //     streaming rules did, so that a client that goes away is noticed over
 //     HTTP/1.1: a body past the limit gets 413, a body that cannot be

@@ -51,6 +51,8 @@ type Gateway struct {
 
 	mu      sync.Mutex // guards remotes and their fields
 	remotes []*backend
+
+	openapi openapiCache
 }
 
 var _ interface {

@@ -21,6 +21,10 @@ import (
 // returns an error for a template that does not parse or a route that
 // conflicts with another.
 func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error {
+	return g.handlePath(method, template, h, RouteDoc{})
+}
+
+func (g *Gateway) handlePath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
 	if method == "" || h == nil {
 		return fmt.Errorf("protorest: HandlePath(%q, %q): method and handler are required", method, template)
 	}
@@ -28,7 +32,7 @@ func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error 
 	if err != nil {
 		return fmt.Errorf("protorest: HandlePath %s %q: %w", method, template, err)
 	}
-	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: newRoute(method, template, nil)}
+	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: newRoute(method, template, nil), Summary: doc.Summary, Description: doc.Description}
 	for _, v := range tmpl.Variables {
 		ep.Vars = append(ep.Vars, exchange.Var{Name: strings.Join(v.FieldPath, "."), Multi: tmpl.MultiSegment(v)})
 	}

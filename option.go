@@ -89,6 +89,7 @@ type config struct {
 	routingErrorHandler ErrorHandler
 	streamErrorHandler  func(r *http.Request, err error) *status.Status
 	health              []healthEndpoint
+	openapi             OpenAPIInfo
 }
 
 func defaultConfig() config {

@@ -181,7 +181,7 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 		if i > 0 && len(r.GetAdditionalBindings()) > 0 {
 			return nil, ruleError(md, r, errors.New("additional_bindings may not be nested"))
 		}
-		e, err := g.newBinding(md, r, c)
+		e, err := g.newBinding(md, r, i, c)
 		if err != nil {
 			return nil, ruleError(md, r, err)
 		}
@@ -190,9 +190,10 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 	return entries, nil
 }
 
-// newBinding plans one rule of md: its route, how a request fills the
+// newBinding plans one rule of md (index 0 for the rule itself, i for
+// its i-th additional binding): its route, how a request fills the
 // request message, how responses are rendered, and how calls are made.
-func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.HttpRule, c caller) (*route.Entry[*exchange.Endpoint], error) {
+func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.HttpRule, index int, c caller) (*route.Entry[*exchange.Endpoint], error) {
 	method, path := rulePattern(r)
 	if method == "" {
 		return nil, errors.New("the rule has no pattern")
@@ -235,6 +236,8 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 	}
 	b := &exchange.Binding{
 		FullMethod:    name,
+		Method:        md,
+		Index:         index,
 		ClientStreams: md.IsStreamingClient(),
 		ServerStreams: md.IsStreamingServer(),
 		Request:       req,

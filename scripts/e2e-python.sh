@@ -17,6 +17,7 @@ PYTHON=${PYTHON:-python3}
 GRPCIO_VERSION=1.85.1 # grpcio, grpcio-tools, grpcio-reflection, grpcio-status
 PROTOBUF_VERSION=7.36.2
 GOOGLEAPIS_COMMON_PROTOS_VERSION=1.76.0
+OPENAPI_SPEC_VALIDATOR_VERSION=0.9.0
 
 work=$(mktemp -d)
 pids=()
@@ -46,7 +47,8 @@ py="$work/venv/bin/python"
 "$py" -m pip install --quiet --disable-pip-version-check --no-input \
   "grpcio==$GRPCIO_VERSION" "grpcio-tools==$GRPCIO_VERSION" \
   "grpcio-reflection==$GRPCIO_VERSION" "grpcio-status==$GRPCIO_VERSION" \
-  "protobuf==$PROTOBUF_VERSION" "googleapis-common-protos==$GOOGLEAPIS_COMMON_PROTOS_VERSION"
+  "protobuf==$PROTOBUF_VERSION" "googleapis-common-protos==$GOOGLEAPIS_COMMON_PROTOS_VERSION" \
+  "openapi-spec-validator==$OPENAPI_SPEC_VALIDATOR_VERSION"
 pip_time=$((SECONDS - start))
 
 # googleapis-common-protos installs google/api/*.proto and google/rpc/*.proto
@@ -279,6 +281,24 @@ stop_gateway() {
   if wait "$gateway_pid"; then pass "$1: serve exits 0 on SIGTERM"; else fail "$1: serve exit status on SIGTERM"; sed 's/^/  | /' "$work/$1.serve.log"; fi
 }
 
+# openapi NAME URL: serve's OpenAPI document of the Python peer, JSON and
+# YAML, validates with openapi-spec-validator (PyPI) and has its routes.
+openapi() {
+  local f
+  for f in json yaml; do
+    req "$2/openapi.$f"
+    printf '%s' "$body" >"$work/$1.openapi.$f"
+    check "$1: GET /openapi.$f" "$code" "200"
+    if out=$("$py" -m openapi_spec_validator "$work/$1.openapi.$f" 2>&1); then
+      pass "$1: openapi.$f validates (openapi-spec-validator)"
+    else
+      fail "$1: openapi.$f validates (openapi-spec-validator)"; printf '%s\n' "$out" | tail -5 | sed 's/^/  | /'
+    fi
+  done
+  req "$2/openapi.json"
+  contains "$1: the document has the Shelves routes" "$body" '"x-grpc-method":"shelf.v1.Shelves/'
+}
+
 tests_start=$SECONDS
 
 # 1. TCP upstream, descriptors from server reflection (grpcio-reflection
@@ -286,6 +306,7 @@ tests_start=$SECONDS
 start_server reflection 127.0.0.1:0
 if start_gateway reflection --upstream "127.0.0.1:$server_port"; then
   exercise reflection "$gateway_url"
+  openapi reflection "$gateway_url"
   stop_gateway reflection
 fi
 
@@ -294,6 +315,7 @@ fi
 start_server proto 127.0.0.1:0
 if start_gateway proto --upstream "127.0.0.1:$server_port" --proto shelf/v1/shelf.proto --import-path e2e/python/proto; then
   exercise proto "$gateway_url"
+  openapi proto "$gateway_url"
   stop_gateway proto
 fi
 

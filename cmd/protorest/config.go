@@ -52,7 +52,14 @@ func (c *serveConfig) check() error {
 		return errors.New("--upstream-cert and --upstream-key go together: give both")
 	}
 	paths := map[string]string{}
-	for _, p := range []struct{ flag, path string }{{"health-path", c.healthPath}, {"livez-path", c.livezPath}, {"readyz-path", c.readyzPath}} {
+	probes := []struct{ flag, path string }{{"health-path", c.healthPath}, {"livez-path", c.livezPath}, {"readyz-path", c.readyzPath}}
+	if c.openapi {
+		if c.openapiPath == "" {
+			return errors.New(`--openapi-path is empty: give a path, or --openapi=false`)
+		}
+		probes = append(probes, struct{ flag, path string }{"openapi-path", c.openapiPath + ".json"}, struct{ flag, path string }{"openapi-path", c.openapiPath + ".yaml"})
+	}
+	for _, p := range probes {
 		if p.path == "" {
 			continue
 		}
@@ -220,6 +227,7 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithMaxTimeout(c.maxTimeout),
 		protorest.WithReadIdleTimeout(c.readIdleTimeout),
 		protorest.WithStreamIdleTimeout(c.streamIdleTimeout),
+		protorest.WithOpenAPIInfo(protorest.OpenAPIInfo{Title: c.openapiTitle, Version: c.openapiVersion}),
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())

@@ -34,7 +34,8 @@ const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR] [--cors-ori
 Run the example services (example.v1.MySvc, bookstore.v1.BookService,
 library.v1.LibraryService) on a gRPC port, with server reflection and
 health, and serve them as HTTP/JSON on another port, with two custom
-routes: GET /files/{id} and a static page under /ui/.
+routes: GET /files/{id} and a static page under /ui/, and their OpenAPI
+document at /openapi.json and /openapi.yaml.
 
 Flags:
   --grpc ADDR            gRPC listen address (default :9090)
@@ -54,7 +55,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 
-	opts := []protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}
+	var opts []protorest.Option
 	if len(corsOrigins) > 0 {
 		cors, err := corsOption(corsOrigins, false)
 		if err != nil {
@@ -62,19 +63,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		opts = append(opts, cors)
 	}
-	gw := protorest.NewGateway(opts...)
-	srv := grpc.NewServer()
-	for _, reg := range []grpc.ServiceRegistrar{srv, gw} {
-		examplev1.RegisterMySvcServer(reg, services.NewMySvc())
-		bookstorev1.RegisterBookServiceServer(reg, services.NewBookService())
-		libraryv1.RegisterLibraryServiceServer(reg, services.NewLibrary())
+	gw, err := newDemoGateway(opts...)
+	if err != nil {
+		return err
 	}
+	srv := grpc.NewServer()
+	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
+	bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
+	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
 	reflection.Register(srv)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
-	if err := addDemoRoutes(gw); err != nil {
-		return err
-	}
 
 	gl, err := net.Listen("tcp", *grpcAddr)
 	if err != nil {
@@ -107,19 +106,34 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return err
 }
 
+// newDemoGateway is the demo's gateway: the example services in-process
+// (their own instances, not the gRPC port's), the custom routes and the
+// OpenAPI document.
+func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
+	opts = append([]protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}, opts...)
+	gw := protorest.NewGateway(opts...)
+	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
+	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService())
+	libraryv1.RegisterLibraryServiceServer(gw, services.NewLibrary())
+	if err := addDemoRoutes(gw); err != nil {
+		return nil, err
+	}
+	return gw, mountOpenAPI(gw, "/openapi")
+}
+
 // addDemoRoutes adds the custom routes: a file lookup and a static page.
 func addDemoRoutes(gw *protorest.Gateway) error {
-	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
+	if err := gw.HandleDocumentedPath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "file %q\n", r.PathValue("id"))
-	}); err != nil {
+	}, protorest.RouteDoc{Summary: "A custom route: the file's name, as text."}); err != nil {
 		return err
 	}
 	ui, err := fs.Sub(uiFiles, "ui")
 	if err != nil {
 		return err
 	}
-	return gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
+	return gw.HandleDocumentedPath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
 		name := path.Clean("/" + r.PathValue("path"))[1:]
 		if name == "" {
 			name = "index.html"
@@ -133,7 +147,7 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 			w.Header().Set("Content-Type", ct)
 		}
 		w.Write(data)
-	})
+	}, protorest.RouteDoc{Summary: "A static page that consumes the streams (SSE, WebSocket)."})
 }
 
 // printDemoHelp prints the demo's addresses and the commands to try. Each
@@ -160,7 +174,8 @@ Try:
   printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat
   curl %s/files/readme.txt
   open %s/ui/
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h)
+  curl %s/openapi.json   (or /openapi.yaml)
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h)
 }
 
 func port(a net.Addr) string {

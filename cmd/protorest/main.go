@@ -5,6 +5,7 @@
 //
 //	protorest serve --upstream ADDR [flags]   serve a gRPC server as HTTP/JSON
 //	protorest demo [flags]                     run the example services on a gRPC and an HTTP port
+//	protorest openapi --proto FILE [flags]     write the OpenAPI 3.1 document of the routes
 //	protorest version                          print the version, VCS revision and Go version
 //
 // Run "protorest COMMAND -help" for a command's flags.
@@ -33,6 +34,7 @@ Commands:
 
 	serve   serve the gRPC services of an upstream server as HTTP/JSON
 	demo    run the example services: gRPC on :9090, HTTP/JSON on :9091
+	openapi write the OpenAPI 3.1 document of .proto files or a descriptor set
 	version print the version, VCS revision and Go version (also --version)
 
 Run "protorest <command> --help" for the flags of a command.
@@ -56,6 +58,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "demo":
 		return exitCode(runDemo(ctx, args[1:], stdout, stderr), "demo", stderr)
+	case "openapi":
+		return exitCode(runOpenAPI(ctx, args[1:], stdout), "openapi", stderr)
 	case "serve":
 		return exitCode(runServe(ctx, args[1:], stdout, stderr), "serve", stderr)
 	case "version", "-version", "--version":

@@ -51,6 +51,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	if cfg.openapi {
+		if err := mountOpenAPI(gw, cfg.openapiPath); err != nil {
+			return err
+		}
+	}
 	source, from, reflection := cfg.source()
 	if err := up.register(ctx, source, from, reflection); err != nil {
 		return err

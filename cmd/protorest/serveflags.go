@@ -76,6 +76,12 @@ type serveConfig struct {
 	livezPath    string
 	readyzPath   string
 
+	// The OpenAPI document.
+	openapi        bool
+	openapiPath    string
+	openapiTitle   string
+	openapiVersion string
+
 	// JSON and requests.
 	protoNames     bool
 	omitDefaults   bool
@@ -191,6 +197,15 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: srv, name: "readyz-path", arg: "PATH", value: stringValue{&c.readyzPath},
 			help: `readiness probe: 200 when the routes are loaded and the upstream connection is ready, else 503 with the reason; "" for none`},
 
+		{group: srv, name: "openapi", value: boolValue{&c.openapi},
+			help: "serve the OpenAPI 3.1 document of the routes at --openapi-path, as .json and .yaml (--openapi=false to turn it off)"},
+		{group: srv, name: "openapi-path", arg: "PATH", value: stringValue{&c.openapiPath},
+			help: "where the OpenAPI document is: PATH.json and PATH.yaml"},
+		{group: srv, name: "openapi-title", arg: "TITLE", value: stringValue{&c.openapiTitle}, def: "protorest",
+			help: "info.title of the OpenAPI document"},
+		{group: srv, name: "openapi-version", arg: "VERSION", value: stringValue{&c.openapiVersion}, def: "0.0.0",
+			help: "info.version of the OpenAPI document"},
+
 		{group: js, name: "proto-names", value: boolValue{&c.protoNames},
 			help: "write JSON field names as in the .proto (false: lowerCamelCase)"},
 		{group: js, name: "omit-defaults", value: boolValue{&c.omitDefaults},
@@ -280,6 +295,8 @@ func newServeConfig() *serveConfig {
 		healthPath:          "/healthz",
 		livezPath:           "/livez",
 		readyzPath:          "/readyz",
+		openapi:             true,
+		openapiPath:         "/openapi",
 		unescape:            "all-except-slash",
 		slashFallback:       true,
 		upstreamCompression: "none",

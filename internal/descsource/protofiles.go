@@ -42,6 +42,8 @@ func FromProtoFiles(ctx context.Context, importPaths, files []string, names ...s
 		rel[i] = r
 	}
 	compiler := protocompile.Compiler{
+		// Comments are kept for the OpenAPI document's descriptions.
+		SourceInfoMode: protocompile.SourceInfoStandard,
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
 			&protocompile.SourceResolver{ImportPaths: importPaths},
 			protocompile.ResolverFunc(fromGlobalFiles),

@@ -3,6 +3,8 @@ package exchange
 import (
 	"net/http"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/render"
 )
@@ -21,6 +23,9 @@ type Endpoint struct {
 
 	Handler http.HandlerFunc
 	Vars    []Var // the custom route's variables, in template order
+	// Summary and Description document the custom route in the OpenAPI
+	// document.
+	Summary, Description string
 }
 
 // RouteKey is the context key under which a call's context answers its
@@ -37,6 +42,8 @@ type Var struct {
 // per-request path only runs these plans.
 type Binding struct {
 	FullMethod    string // "/pkg.Service/Method"
+	Method        protoreflect.MethodDescriptor
+	Index         int // 0 for the method's rule, i for its i-th additional binding
 	ClientStreams bool
 	ServerStreams bool
 

@@ -58,6 +58,10 @@ func NewResponse(output protoreflect.MessageDescriptor, body protoreflect.FieldD
 	return p
 }
 
+// Body returns the response_body field the plan renders, or nil when it
+// renders the whole message.
+func (p *Response) Body() protoreflect.FieldDescriptor { return p.field }
+
 // NewWireMessage returns what a remote backend's response is received
 // into: decoded into an Empty, every field is an unknown field, kept
 // verbatim, so the message carries the backend's bytes with no types to

@@ -23,6 +23,7 @@ type Table[V any] struct {
 	entries []*Entry[V]
 	groups  map[string]bool
 	served  atomic.Pointer[Tree[V]] // nil when entries changed since
+	version uint64                  // counts the changes
 }
 
 // GroupError is the error of a group registered twice.
@@ -69,7 +70,25 @@ func (t *Table[V]) Replace(drop, add []*Entry[V], dropGroups, groups []string) e
 		t.groups[g] = true
 	}
 	t.served.Store(nil)
+	t.version++
 	return nil
+}
+
+// Entries returns the entries, in the order they were added (a swap puts
+// the new entries last), and the table's version, which every change
+// increments: what is built from the entries stays good while the
+// version is the same.
+func (t *Table[V]) Entries() ([]*Entry[V], uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.entries), t.version
+}
+
+// Version returns the table's version; see Entries.
+func (t *Table[V]) Version() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.version
 }
 
 // build returns a new tree of entries, which are known not to conflict.

@@ -23,8 +23,14 @@ func TestTable(t *testing.T) {
 	var tab Table[string]
 	a := newEntry(t, rule{"GET", "/a/{x}", "A"})
 	b := newEntry(t, rule{"GET", "/b", "B"})
+	if _, v := tab.Entries(); v != 0 {
+		t.Fatalf("empty table: version %d", v)
+	}
 	if err := tab.Replace(nil, []*Entry[string]{a}, nil, []string{"svc"}); err != nil {
 		t.Fatal(err)
+	}
+	if es, v := tab.Entries(); len(es) != 1 || es[0] != a || v != 1 || tab.Version() != 1 {
+		t.Fatalf("after one change: %v, version %d", es, v)
 	}
 	first := tab.Tree()
 	if matches(first, "GET", "/a/1") != "A" || tab.Tree() != first {
@@ -41,14 +47,17 @@ func TestTable(t *testing.T) {
 	if err := tab.Replace(nil, []*Entry[string]{b}, nil, []string{"svc"}); !errors.As(err, &ge) || ge.Error() != "svc registered twice" {
 		t.Fatalf("group taken: %v", err)
 	}
-	if tab.Tree() != first || matches(first, "GET", "/b") != "" {
-		t.Fatal("a failed change changed the routes")
+	if tab.Tree() != first || matches(first, "GET", "/b") != "" || tab.Version() != 1 {
+		t.Fatal("a failed change changed the routes, or the version")
 	}
 
 	// A swap: the served tree keeps the old routes, the next one has the
 	// new ones, and the group may be registered again.
 	if err := tab.Replace([]*Entry[string]{a}, []*Entry[string]{b}, []string{"svc"}, []string{"svc"}); err != nil {
 		t.Fatal(err)
+	}
+	if es, v := tab.Entries(); len(es) != 1 || es[0] != b || v != 2 {
+		t.Fatalf("after a swap: %v, version %d", es, v)
 	}
 	next := tab.Tree()
 	if matches(first, "GET", "/a/1") != "A" || matches(first, "GET", "/b") != "" {

@@ -1,0 +1,196 @@
+// Package openapi builds the OpenAPI 3.1 document of what a gateway
+// serves, from its registered routes: the rules of its methods, with the
+// request plans (internal/bind) and response plans (internal/render) the
+// gateway runs, and its custom routes. What a route accepts is read from
+// those plans, not from the rule again: a query parameter is offered only
+// when the binder takes it, a schema names fields as the gateway's JSON
+// options write them, a success status is the one the gateway answers.
+//
+// The mapping, one concept a file:
+//
+//	paths.go      templates → OpenAPI paths and path parameters
+//	operation.go  one operation per rule (additional bindings included) or custom route
+//	parameters.go query parameters, from the request plan
+//	schemas.go    messages, enums and fields → components.schemas; well-known types inline
+//	streaming.go  server, client and bidirectional streams: per-line schemas by framing
+//	comments.go   summaries and descriptions from the descriptors' source comments
+//	yaml.go       the document as YAML, from its JSON
+package openapi
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/httprule"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// Version is the OpenAPI version of the documents built here.
+const Version = "3.1.0"
+
+// Options are the settings of a document.
+type Options struct {
+	Title       string // info.title; "protorest" when empty
+	Version     string // info.version; "0.0.0" when empty
+	Description string // info.description
+	Servers     []string
+	// JSON is how the gateway writes JSON: field names (UseProtoNames),
+	// enums (UseEnumNumbers), and whether unpopulated fields are written
+	// (EmitUnpopulated), which decides whether a required field is
+	// always in a response.
+	JSON protojson.MarshalOptions
+}
+
+// A Route is one route of the gateway.
+type Route struct {
+	Method   string // the HTTP method: "GET", …, a custom kind, or "*" for any
+	Template *httprule.Template
+	Rule     *Rule // the method's rule, or nil for a custom route
+
+	// Summary and Description document a custom route.
+	Summary, Description string
+}
+
+// A Rule is one google.api.http rule of a method, as the gateway planned
+// it.
+type Rule struct {
+	Method   protoreflect.MethodDescriptor
+	Binding  int // 0 for the rule itself, i for its i-th additional binding
+	Request  *bind.Request
+	Response *render.Response
+}
+
+// Build returns the document of routes, in compact JSON. It does not depend on
+// the routes' order: they are taken by service, method (in declaration
+// order) and binding, then the custom routes by template and method. In
+// that order the first route of a path shape names its parameters, and
+// an operation ID already taken gets a suffix.
+func Build(routes []Route, opts Options) []byte {
+	doc := New(routes, opts)
+	var buf bytes.Buffer
+	buf.Grow(512 * (len(routes) + len(doc.Components.Schemas)))
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		panic("openapi: internal error: " + err.Error()) // the model has only encodable values
+	}
+	return buf.Bytes()
+}
+
+// New returns the document of routes; see Build.
+func New(routes []Route, opts Options) *Document {
+	routes = slices.Clone(routes)
+	slices.SortStableFunc(routes, compareRoutes)
+	b := newBuilder(opts)
+	doc := &Document{
+		OpenAPI: Version,
+		Info:    Info{Title: opts.Title, Version: opts.Version, Description: opts.Description},
+		Paths:   map[string]*PathItem{},
+	}
+	if doc.Info.Title == "" {
+		doc.Info.Title = "protorest"
+	}
+	if doc.Info.Version == "" {
+		doc.Info.Version = "0.0.0"
+	}
+	for _, s := range opts.Servers {
+		doc.Servers = append(doc.Servers, Server{URL: s})
+	}
+	ids := newOperationIDs(routes)
+	shapes := pathShapes{}
+	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
+	for i := range routes {
+		r := &routes[i]
+		path := shapes.path(r.Template)
+		for _, method := range operationMethods(r.Method) {
+			op := b.operation(r, path, ids.id(i, method, r.Method == "*"))
+			item := doc.Paths[path.key]
+			if item == nil {
+				item = &PathItem{}
+				doc.Paths[path.key] = item
+			}
+			item.set(method, op) // the first route of a method on a path wins, as the router's precedence
+		}
+		if r.Rule != nil {
+			sd := r.Rule.Method.Parent().(protoreflect.ServiceDescriptor)
+			services[sd.FullName()] = sd
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(services)) {
+		sd := services[name]
+		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: comment(sd).text()})
+	}
+	doc.Components.Schemas = b.schemas
+	if b.errorUsed {
+		doc.Components.Responses = map[string]*Response{errorResponse: b.errorResponse()}
+	}
+	return doc
+}
+
+// compareRoutes orders rules by service, method and binding, before
+// custom routes by template and method.
+func compareRoutes(a, b Route) int {
+	switch {
+	case a.Rule != nil && b.Rule != nil:
+		ma, mb := a.Rule.Method, b.Rule.Method
+		return cmp.Or(
+			cmp.Compare(ma.Parent().FullName(), mb.Parent().FullName()),
+			cmp.Compare(ma.Index(), mb.Index()),
+			cmp.Compare(a.Rule.Binding, b.Rule.Binding))
+	case a.Rule != nil:
+		return -1
+	case b.Rule != nil:
+		return 1
+	}
+	return cmp.Or(cmp.Compare(a.Template.String(), b.Template.String()), cmp.Compare(a.Method, b.Method))
+}
+
+// operationMethods returns the OpenAPI methods of an HTTP method: "*"
+// stands for the five that carry APIs.
+func operationMethods(method string) []string {
+	if method == "*" {
+		return []string{"GET", "PUT", "POST", "DELETE", "PATCH"}
+	}
+	return []string{method}
+}
+
+// set puts op under method, unless an operation is there already.
+func (p *PathItem) set(method string, op *Operation) {
+	var slot **Operation
+	switch method {
+	case "GET":
+		slot = &p.Get
+	case "PUT":
+		slot = &p.Put
+	case "POST":
+		slot = &p.Post
+	case "DELETE":
+		slot = &p.Delete
+	case "OPTIONS":
+		slot = &p.Options
+	case "HEAD":
+		slot = &p.Head
+	case "PATCH":
+		slot = &p.Patch
+	case "TRACE":
+		slot = &p.Trace
+	default:
+		if p.OtherMethods == nil {
+			p.OtherMethods = map[string]*Operation{}
+		}
+		if p.OtherMethods[method] == nil {
+			p.OtherMethods[method] = op
+		}
+		return
+	}
+	if *slot == nil {
+		*slot = op
+	}
+}

@@ -1,0 +1,168 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// The OpenAPI 3.1 objects the document uses, as they are written: the
+// field order is the order of the output, and omitempty leaves out what
+// a route does not have. Maps are written in key order, which keeps the
+// document deterministic.
+
+// Document is an OpenAPI 3.1 document.
+type Document struct {
+	OpenAPI    string               `json:"openapi"`
+	Info       Info                 `json:"info"`
+	Servers    []Server             `json:"servers,omitempty"`
+	Tags       []Tag                `json:"tags,omitempty"`
+	Paths      map[string]*PathItem `json:"paths"`
+	Components Components           `json:"components"`
+}
+
+// Info is the document's info object.
+type Info struct {
+	Title       string `json:"title"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
+}
+
+// Server is one server URL.
+type Server struct {
+	URL string `json:"url"`
+}
+
+// Tag is a service: its full name and leading comment.
+type Tag struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// PathItem holds the operations of one path, by HTTP method.
+type PathItem struct {
+	Get     *Operation `json:"get,omitempty"`
+	Put     *Operation `json:"put,omitempty"`
+	Post    *Operation `json:"post,omitempty"`
+	Delete  *Operation `json:"delete,omitempty"`
+	Options *Operation `json:"options,omitempty"`
+	Head    *Operation `json:"head,omitempty"`
+	Patch   *Operation `json:"patch,omitempty"`
+	Trace   *Operation `json:"trace,omitempty"`
+	// OtherMethods are the operations of custom HTTP methods ("FOO"),
+	// which OpenAPI 3.1 has no place for.
+	OtherMethods map[string]*Operation `json:"x-protorest-other-methods,omitempty"`
+}
+
+// Operation is one route: a rule of a method, or a custom route.
+type Operation struct {
+	Tags        []string             `json:"tags,omitempty"`
+	Summary     string               `json:"summary,omitempty"`
+	Description string               `json:"description,omitempty"`
+	OperationID string               `json:"operationId"`
+	Parameters  []*Parameter         `json:"parameters,omitempty"`
+	RequestBody *RequestBody         `json:"requestBody,omitempty"`
+	Responses   map[string]*Response `json:"responses"`
+	Deprecated  bool                 `json:"deprecated,omitempty"`
+	GRPCMethod  string               `json:"x-grpc-method,omitempty"`
+	Streaming   string               `json:"x-protorest-streaming,omitempty"` // "server", "client" or "bidi"
+}
+
+// Parameter is a path or query parameter.
+type Parameter struct {
+	Name        string  `json:"name"`
+	In          string  `json:"in"`
+	Description string  `json:"description,omitempty"`
+	Required    bool    `json:"required,omitempty"`
+	Deprecated  bool    `json:"deprecated,omitempty"`
+	Style       string  `json:"style,omitempty"`
+	Explode     *bool   `json:"explode,omitempty"`
+	Schema      *Schema `json:"schema"`
+	// MultiSegment marks a path parameter that spans segments: its "/"
+	// are sent as they are, not escaped.
+	MultiSegment bool `json:"x-multiSegment,omitempty"`
+}
+
+// RequestBody is an operation's body.
+type RequestBody struct {
+	Description string                `json:"description,omitempty"`
+	Content     map[string]*MediaType `json:"content"`
+	Required    bool                  `json:"required,omitempty"`
+}
+
+// Response is one response of an operation, or a reference to one.
+type Response struct {
+	Ref         string                `json:"$ref,omitempty"`
+	Description string                `json:"description,omitempty"`
+	Content     map[string]*MediaType `json:"content,omitempty"`
+}
+
+// MediaType is the schema of one content type.
+type MediaType struct {
+	Schema *Schema `json:"schema,omitempty"`
+}
+
+// Components holds the schemas, by full proto name, and the error
+// response every operation refers to.
+type Components struct {
+	Schemas   map[string]*Schema   `json:"schemas"`
+	Responses map[string]*Response `json:"responses,omitempty"`
+}
+
+// Schema is a JSON Schema (draft 2020-12, as OpenAPI 3.1 has it).
+type Schema struct {
+	Ref                  string              `json:"$ref,omitempty"`
+	Type                 string              `json:"type,omitempty"`
+	Format               string              `json:"format,omitempty"`
+	Description          string              `json:"description,omitempty"`
+	Enum                 []any               `json:"enum,omitempty"`
+	Pattern              string              `json:"pattern,omitempty"`
+	ContentEncoding      string              `json:"contentEncoding,omitempty"`
+	Minimum              *int64              `json:"minimum,omitempty"`
+	Maximum              *int64              `json:"maximum,omitempty"`
+	Properties           *Properties         `json:"properties,omitempty"`
+	Required             []string            `json:"required,omitempty"`
+	AdditionalProperties *Schema             `json:"additionalProperties,omitempty"`
+	PropertyNames        *Schema             `json:"propertyNames,omitempty"`
+	DependentSchemas     map[string]*Schema  `json:"dependentSchemas,omitempty"`
+	Items                *Schema             `json:"items,omitempty"`
+	AllOf                []*Schema           `json:"allOf,omitempty"`
+	AnyOf                []*Schema           `json:"anyOf,omitempty"`
+	Not                  *Schema             `json:"not,omitempty"`
+	ReadOnly             bool                `json:"readOnly,omitempty"`
+	WriteOnly            bool                `json:"writeOnly,omitempty"`
+	Deprecated           bool                `json:"deprecated,omitempty"`
+	Oneofs               map[string][]string `json:"x-oneof,omitempty"`
+}
+
+// Properties are a schema's properties in declaration order.
+type Properties struct {
+	Names   []string
+	Schemas []*Schema
+}
+
+// Add appends a property.
+func (p *Properties) Add(name string, s *Schema) {
+	p.Names = append(p.Names, name)
+	p.Schemas = append(p.Schemas, s)
+}
+
+// MarshalJSON writes the properties as an object, in order.
+func (p *Properties) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, name := range p.Names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(p.Schemas[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -1,0 +1,274 @@
+package openapi
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// Media types of the document.
+const (
+	mediaJSON   = "application/json"
+	mediaAny    = "*/*" // google.api.HttpBody: any content, as sent
+	statusRef   = "google.rpc.Status"
+	errorDetail = "An error: a google.rpc.Status, with the HTTP status its code maps to."
+)
+
+// operation returns the operation of route r at path p.
+func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
+	op := &Operation{OperationID: id, Responses: map[string]*Response{}}
+	if r.Rule == nil {
+		op.Summary, op.Description = r.Summary, r.Description
+		if op.Summary == "" {
+			op.Summary = "A custom route."
+		}
+		op.Parameters = b.pathParameters(p, nil)
+		op.Responses["default"] = &Response{Description: "What the route's handler writes."}
+		return op
+	}
+	rule := r.Rule
+	md := rule.Method
+	sd := md.Parent()
+	op.Tags = []string{string(sd.FullName())}
+	op.Summary, op.Description = comment(md).split()
+	op.GRPCMethod = string(sd.FullName()) + "/" + string(md.Name())
+	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
+		op.Deprecated = true
+	}
+	op.Parameters = append(b.pathParameters(p, rule.Request.Input), b.queryParameters(rule.Request.Query)...)
+	switch {
+	case md.IsStreamingClient() && md.IsStreamingServer():
+		op.Streaming = "bidi"
+	case md.IsStreamingClient():
+		op.Streaming = "client"
+	case md.IsStreamingServer():
+		op.Streaming = "server"
+	}
+	op.RequestBody = b.requestBody(rule.Request, md.IsStreamingClient())
+	if op.Streaming != "" {
+		op.Description = joinParagraphs(op.Description, streamingNote(md))
+	}
+	code := rule.Response.Status
+	ok := &Response{Description: http.StatusText(code)}
+	if code != http.StatusNoContent {
+		if md.IsStreamingServer() {
+			ok.Content = b.streamContent(rule.Response)
+		} else {
+			ok.Content = b.content(rule.Response)
+		}
+	}
+	op.Responses[strconv.Itoa(code)] = ok
+	op.Responses["default"] = &Response{Ref: "#/components/responses/" + errorResponse}
+	b.errorUsed = true
+	return op
+}
+
+// requestBody returns the body of a rule, or nil when it has none: the
+// request message less the fields the path sets (body "*"), or the body
+// field. A client stream's body is a sequence of such messages.
+func (b *builder) requestBody(req *bind.Request, clientStream bool) *RequestBody {
+	var s *Schema
+	var raw bool
+	switch req.Body.Kind {
+	case bind.BodyNone:
+		return nil
+	case bind.BodyAll:
+		raw = req.Body.Raw != nil
+		if !raw {
+			s = b.bodyAll(req)
+		}
+	case bind.BodyField:
+		last := req.Body.Path[len(req.Body.Path)-1]
+		raw = req.Body.Raw != nil
+		if !raw {
+			s = b.valueSchema(last)
+		}
+	}
+	body := &RequestBody{Required: true}
+	switch {
+	case raw:
+		body.Description = "The body as it is, typed by its Content-Type (google.api.HttpBody)."
+		body.Content = map[string]*MediaType{mediaAny: {}}
+	case clientStream:
+		body.Description = "A stream of messages: JSON values one after another, newline-delimited or concatenated."
+		body.Content = map[string]*MediaType{mediaJSON: {Schema: s}, mediaNDJSON: {Schema: s}}
+	default:
+		body.Content = map[string]*MediaType{mediaJSON: {Schema: s}}
+	}
+	return body
+}
+
+// bodyAll is the schema of a body "*": the request message, less the
+// top-level fields the path sets (a field under one that the path sets,
+// such as book.name, stays: the path's value wins).
+func (b *builder) bodyAll(req *bind.Request) *Schema {
+	whole := b.messageSchema(req.Input)
+	var drop []string
+	for _, v := range req.Vars {
+		if path := v.Field.Path(); len(path) == 1 {
+			drop = append(drop, b.fieldName(path[0]))
+		}
+	}
+	comp := b.schemas[string(req.Input.FullName())]
+	if len(drop) == 0 || comp == nil {
+		return whole
+	}
+	s := &Schema{Type: "object", Description: comp.Description, Properties: &Properties{}, Oneofs: comp.Oneofs}
+	for i, name := range comp.Properties.Names {
+		if !slices.Contains(drop, name) {
+			s.Properties.Add(name, comp.Properties.Schemas[i])
+		}
+	}
+	for _, name := range comp.Required {
+		if !slices.Contains(drop, name) {
+			s.Required = append(s.Required, name)
+		}
+	}
+	for name, dep := range comp.DependentSchemas {
+		if !slices.Contains(drop, name) {
+			if s.DependentSchemas == nil {
+				s.DependentSchemas = map[string]*Schema{}
+			}
+			s.DependentSchemas[name] = dep
+		}
+	}
+	return s
+}
+
+// content returns the content of a success response: JSON of the output
+// message or its response_body field, or any content for
+// google.api.HttpBody.
+func (b *builder) content(resp *render.Response) map[string]*MediaType {
+	if resp.Raw != nil {
+		return map[string]*MediaType{mediaAny: {}}
+	}
+	return map[string]*MediaType{mediaJSON: {Schema: b.responseSchema(resp)}}
+}
+
+// responseSchema is the schema of one rendered response message.
+func (b *builder) responseSchema(resp *render.Response) *Schema {
+	if f := resp.Body(); f != nil {
+		return b.valueSchema(f)
+	}
+	return b.messageSchema(resp.Output)
+}
+
+// errorResponse is the name of the response of every error.
+const errorResponse = "Error"
+
+func (b *builder) errorResponse() *Response {
+	return &Response{Description: errorDetail, Content: map[string]*MediaType{mediaJSON: {Schema: b.status()}}}
+}
+
+// status returns a reference to google.rpc.Status, the error schema.
+func (b *builder) status() *Schema {
+	return b.messageSchema(statusDescriptor())
+}
+
+func joinParagraphs(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}
+
+// operationIDs gives each operation its ID: Service_Method for a rule,
+// Service_Method_1, _2… for its additional bindings, and the method in
+// lower case after it for each method of a rule of any method ("*");
+// a service's short name that two packages share is its full name with
+// "_" for ".". A custom route's ID is its method and path, as
+// get_files_id. An ID already taken gets _2, _3….
+type operationIDs struct {
+	routes []Route
+	short  map[protoreflect.Name]int // services by short name
+	taken  map[string]bool
+	next   map[string]int // the next suffix to try after an ID
+}
+
+func newOperationIDs(routes []Route) *operationIDs {
+	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: map[string]bool{}, next: map[string]int{}}
+	seen := map[protoreflect.FullName]bool{}
+	for _, r := range routes {
+		if r.Rule == nil {
+			continue
+		}
+		sd := r.Rule.Method.Parent()
+		if !seen[sd.FullName()] {
+			seen[sd.FullName()] = true
+			ids.short[sd.Name()]++
+		}
+	}
+	return ids
+}
+
+// id returns the ID of routes[i] for method; anyMethod says the route
+// stands for several methods.
+func (ids *operationIDs) id(i int, method string, anyMethod bool) string {
+	r := &ids.routes[i]
+	var id string
+	if r.Rule == nil {
+		id = strings.ToLower(method) + sanitize(r.Template.String())
+	} else {
+		md := r.Rule.Method
+		sd := md.Parent()
+		svc := string(sd.Name())
+		if ids.short[sd.Name()] > 1 {
+			svc = strings.ReplaceAll(string(sd.FullName()), ".", "_")
+		}
+		id = svc + "_" + string(md.Name())
+		if r.Rule.Binding > 0 {
+			id += "_" + strconv.Itoa(r.Rule.Binding)
+		}
+		if anyMethod {
+			id += "_" + strings.ToLower(method)
+		}
+	}
+	unique := id
+	for ids.taken[unique] {
+		n := max(ids.next[id], 2)
+		ids.next[id] = n + 1
+		unique = id + "_" + strconv.Itoa(n)
+	}
+	ids.taken[unique] = true
+	return unique
+}
+
+// sanitize turns a template into an ID's tail: each run of characters
+// other than letters and digits becomes "_" (variables keep their field
+// path only): "/files/{id}" → "_files_id".
+func sanitize(template string) string {
+	var b strings.Builder
+	skip := false
+	under := false
+	for _, r := range template {
+		switch {
+		case r == '=':
+			skip = true
+		case r == '}':
+			skip = false
+		case skip:
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			if under {
+				b.WriteByte('_')
+				under = false
+			}
+			b.WriteRune(r)
+		default:
+			under = true
+		}
+	}
+	if b.Len() == 0 {
+		return "_root"
+	}
+	return b.String() // a template starts with "/": so does this, with "_"
+}

@@ -1,0 +1,105 @@
+package openapi
+
+import (
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/bind"
+)
+
+// pathParameters returns the path parameters of p. A parameter that is a
+// whole variable has its field's schema; one wildcard of a longer
+// variable is a string, its description giving the variable's whole
+// value.
+func (b *builder) pathParameters(p *openPath, input protoreflect.MessageDescriptor) []*Parameter {
+	params := make([]*Parameter, 0, len(p.params))
+	for i, pp := range p.params {
+		param := &Parameter{Name: pp.name, In: "path", Required: true, Schema: &Schema{Type: "string"}, MultiSegment: pp.multi}
+		var notes []string
+		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
+			notes = append(notes, "Sets `"+pp.field+"`.")
+		}
+		if pp.to-pp.from > 1 {
+			notes = append(notes, "`"+pp.field+"` is `"+p.value(i)+"`.")
+		}
+		if pp.multi {
+			notes = append(notes, "Multi-segment: its `/` are not escaped.")
+		}
+		if pp.whole && input != nil {
+			if fd := fieldAt(input, pp.field); fd != nil {
+				param.Schema = b.valueSchema(fd)
+				if fd.IsList() {
+					notes = append(notes, "Comma-separated values.")
+					param.Schema = &Schema{Type: "string"}
+				}
+				if c := comment(fd).text(); c != "" {
+					notes = append([]string{c}, notes...)
+				}
+			}
+		}
+		param.Description = strings.Join(notes, "\n\n")
+		params = append(params, param)
+	}
+	return params
+}
+
+// queryParameters returns the query parameters of a rule: those its
+// request plan accepts, named as the gateway's JSON names its fields.
+// A repeated field repeats the parameter.
+func (b *builder) queryParameters(q *bind.Query) []*Parameter {
+	var params []*Parameter
+	for _, qp := range q.Params(b.opts.JSON.UseProtoNames) {
+		fd := qp.Path[len(qp.Path)-1]
+		param := &Parameter{Name: qp.Name, In: "query", Schema: b.queryValueSchema(fd), Deprecated: isDeprecated(fd)}
+		if fd.IsList() {
+			param.Style, param.Explode = "form", ptr(true)
+		}
+		desc := comment(fd).text()
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			if desc != "" {
+				desc += "\n\n"
+			}
+			desc += "At most one member of the oneof `" + string(od.Name()) + "` may be set."
+		}
+		param.Description = desc
+		params = append(params, param)
+	}
+	return params
+}
+
+// queryValueSchema is the schema of a query value of fd: its JSON value's,
+// except for the two well-known types whose JSON value is not a string:
+// a google.protobuf.Value is set to the string given, and an Empty takes
+// "" or "{}".
+func (b *builder) queryValueSchema(fd protoreflect.FieldDescriptor) *Schema {
+	if md := fd.Message(); md != nil {
+		switch md.FullName() {
+		case "google.protobuf.Value":
+			return &Schema{Type: "string"}
+		case "google.protobuf.Empty":
+			return &Schema{Type: "string", Enum: []any{"", "{}"}}
+		}
+	}
+	return b.valueSchema(fd)
+}
+
+// fieldAt resolves a dotted path of proto or JSON names, as the rule's
+// variable named it (the gateway checked it at registration).
+func fieldAt(md protoreflect.MessageDescriptor, dotted string) protoreflect.FieldDescriptor {
+	var fd protoreflect.FieldDescriptor
+	for comp := range strings.SplitSeq(dotted, ".") {
+		if md == nil {
+			return nil
+		}
+		fd = md.Fields().ByName(protoreflect.Name(comp))
+		if fd == nil {
+			fd = md.Fields().ByJSONName(comp)
+		}
+		if fd == nil {
+			return nil
+		}
+		md = fd.Message()
+	}
+	return fd
+}

@@ -1,0 +1,161 @@
+package openapi
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/protorest/protorest/internal/httprule"
+)
+
+// An openPath is a template as an OpenAPI path: literals kept, each
+// wildcard a {parameter}, the verb kept literally ("/v1/{name}:cancel").
+type openPath struct {
+	key    string // the OpenAPI path
+	pieces []piece
+	verb   string
+	params []pathParam
+}
+
+// A piece is one segment of an OpenAPI path: a literal, or parameter
+// number param.
+type piece struct {
+	literal string
+	param   int // -1 for a literal
+}
+
+// A pathParam is one {parameter} of an OpenAPI path: one wildcard of the
+// template.
+type pathParam struct {
+	name  string
+	field string // the dotted field path it sets, or "" for a wildcard outside a variable
+	// whole reports that the parameter is the whole variable, {f} or
+	// {f=*}: its value is the field's, and so is its schema.
+	whole bool
+	multi bool // "**": spans segments, its "/" not escaped
+	// from and to are the pieces of the parameter's variable.
+	from, to int
+}
+
+// value is the full value of the variable of parameter i, as a template:
+// "shelves/{name}/books/{name_1}".
+func (p *openPath) value(i int) string {
+	pp := p.params[i]
+	return p.join(p.pieces[pp.from:pp.to], false)
+}
+
+// join writes pieces with "/" between them, and before the first when
+// leadingSlash.
+func (p *openPath) join(pieces []piece, leadingSlash bool) string {
+	var b strings.Builder
+	for i, pc := range pieces {
+		if i > 0 || leadingSlash {
+			b.WriteByte('/')
+		}
+		if pc.param < 0 {
+			b.WriteString(pc.literal)
+			continue
+		}
+		b.WriteByte('{')
+		b.WriteString(p.params[pc.param].name)
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+// shape is the path without its parameters' names.
+func (p *openPath) shape() string {
+	var b strings.Builder
+	for _, pc := range p.pieces {
+		b.WriteByte('/')
+		if pc.param < 0 {
+			b.WriteString(pc.literal)
+		} else {
+			b.WriteString("{}")
+		}
+	}
+	b.WriteString(":" + p.verb)
+	return b.String()
+}
+
+// pathShapes names the parameters of paths. OpenAPI forbids two paths
+// that differ only in their parameters' names, which templates such as
+// GET /v1/{name=shelves/*} and PATCH /v1/{shelf.name=shelves/*} would
+// give; the first template of a shape names its parameters, and later
+// ones take those names (each parameter's description says which field
+// it sets).
+type pathShapes map[string][]string // shape → parameter names
+
+// path returns the OpenAPI path of t.
+func (s pathShapes) path(t *httprule.Template) *openPath {
+	p := expand(t)
+	shape := p.shape()
+	if names, ok := s[shape]; ok {
+		for i := range p.params {
+			p.params[i].name = names[i]
+		}
+	} else {
+		names = make([]string, len(p.params))
+		for i, pp := range p.params {
+			names[i] = pp.name
+		}
+		s[shape] = names
+	}
+	p.key = p.join(p.pieces, true)
+	if len(p.pieces) == 0 {
+		p.key = "/"
+	}
+	if p.verb != "" {
+		p.key += ":" + p.verb
+	}
+	return p
+}
+
+// expand turns t into an OpenAPI path, naming each wildcard as the
+// mapping table of ../shared/ECOSYSTEM.md does: a variable's only
+// wildcard by its field path, its wildcards f, f_1, f_2… when it has
+// several, and wildcards outside variables _segment, _segment_1….
+func expand(t *httprule.Template) *openPath {
+	p := &openPath{verb: t.Verb}
+	unique := func(base string) string {
+		name := base
+		for i := 1; slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name }); i++ {
+			name = base + "_" + strconv.Itoa(i)
+		}
+		return name
+	}
+	vi := 0
+	for i := 0; i < len(t.Segments); i++ {
+		seg := t.Segments[i]
+		if vi < len(t.Variables) && t.Variables[vi].Start == i {
+			v := t.Variables[vi]
+			vi++
+			field := strings.Join(v.FieldPath, ".")
+			whole := v.End-v.Start == 1 && seg.Kind == httprule.Wildcard
+			from := len(p.pieces)
+			to := from + v.End - v.Start
+			for j := v.Start; j < v.End; j++ {
+				s := t.Segments[j]
+				if s.Kind == httprule.Literal {
+					p.pieces = append(p.pieces, piece{literal: s.Value, param: -1})
+					continue
+				}
+				p.pieces = append(p.pieces, piece{param: len(p.params)})
+				p.params = append(p.params, pathParam{
+					name: unique(field), field: field, whole: whole,
+					multi: s.Kind == httprule.DeepWildcard, from: from, to: to,
+				})
+			}
+			i = v.End - 1
+			continue
+		}
+		if seg.Kind == httprule.Literal {
+			p.pieces = append(p.pieces, piece{literal: seg.Value, param: -1})
+			continue
+		}
+		n := len(p.pieces)
+		p.pieces = append(p.pieces, piece{param: len(p.params)})
+		p.params = append(p.params, pathParam{name: unique("_segment"), multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
+	}
+	return p
+}

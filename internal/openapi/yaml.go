@@ -1,0 +1,187 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// YAML returns the JSON document doc as YAML 1.2 block style, keys in
+// the JSON's order. Every string is double-quoted with JSON's escapes
+// (YAML's double-quoted style is a superset of JSON strings), so that no
+// value can be read as another type ("on", "1.0", "null"); keys are bare
+// when they are plain identifiers. doc must be valid JSON, as Build's
+// is; YAML panics otherwise.
+func YAML(doc []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	v, err := readValue(dec)
+	if err != nil {
+		panic("openapi: YAML of invalid JSON: " + err.Error())
+	}
+	var out bytes.Buffer
+	writeYAML(&out, v, 0, false)
+	return out.Bytes()
+}
+
+// A yamlObject keeps the keys of a JSON object in order.
+type yamlObject struct {
+	keys []string
+	vals []any
+}
+
+// readValue reads one JSON value: a *yamlObject, []any, string,
+// json.Number, bool or nil.
+func readValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			obj := &yamlObject{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := readValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				obj.keys = append(obj.keys, k.(string))
+				obj.vals = append(obj.vals, v)
+			}
+			_, err := dec.Token() // '}'
+			return obj, err
+		}
+		list := []any{}
+		for dec.More() {
+			v, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		_, err := dec.Token() // ']'
+		return list, err
+	}
+	return tok, nil
+}
+
+// writeYAML writes v at indent. inline says the value follows a key or a
+// "- " on the same line.
+func writeYAML(out *bytes.Buffer, v any, indent int, inline bool) {
+	switch x := v.(type) {
+	case *yamlObject:
+		if len(x.keys) == 0 {
+			out.WriteString("{}\n")
+			return
+		}
+		if inline {
+			out.WriteByte('\n')
+		}
+		for i, k := range x.keys {
+			pad(out, indent)
+			writeKey(out, k)
+			out.WriteByte(':')
+			writeChild(out, x.vals[i], indent)
+		}
+	case []any:
+		if len(x) == 0 {
+			out.WriteString("[]\n")
+			return
+		}
+		if inline {
+			out.WriteByte('\n')
+		}
+		for _, item := range x {
+			pad(out, indent)
+			out.WriteByte('-')
+			writeChild(out, item, indent)
+		}
+	default:
+		writeScalar(out, x)
+		out.WriteByte('\n')
+	}
+}
+
+// writeChild writes the value after "key:" or "-": a scalar or an empty
+// collection on the same line, else a block two spaces deeper.
+func writeChild(out *bytes.Buffer, v any, indent int) {
+	switch x := v.(type) {
+	case *yamlObject:
+		if len(x.keys) > 0 {
+			writeYAML(out, x, indent+2, true)
+			return
+		}
+	case []any:
+		if len(x) > 0 {
+			writeYAML(out, x, indent+2, true)
+			return
+		}
+	}
+	out.WriteByte(' ')
+	writeYAML(out, v, indent+2, false)
+}
+
+func writeScalar(out *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case string:
+		writeQuoted(out, x)
+	case json.Number:
+		out.WriteString(x.String())
+	case bool:
+		out.WriteString(strconv.FormatBool(x))
+	case nil:
+		out.WriteString("null")
+	}
+}
+
+// writeKey writes a key bare when YAML reads it back as that string,
+// else quoted.
+func writeKey(out *bytes.Buffer, k string) {
+	if plainKey(k) {
+		out.WriteString(k)
+		return
+	}
+	writeQuoted(out, k)
+}
+
+// plainKey reports whether k is a letter or '_' followed by letters,
+// digits, '_', '-' and '.', and none of the words YAML reads as another
+// type.
+func plainKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	switch strings.ToLower(k) {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
+		return false
+	}
+	return true
+}
+
+func writeQuoted(out *bytes.Buffer, s string) {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)               // cannot fail for a string
+	out.Truncate(out.Len() - 1) // Encode's newline
+}
+
+func pad(out *bytes.Buffer, n int) {
+	for range n {
+		out.WriteByte(' ')
+	}
+}

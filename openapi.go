@@ -1,0 +1,181 @@
+package protorest
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/openapi"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// OpenAPIInfo is what the OpenAPI document says of itself: info.title
+// ("protorest" by default), info.version ("0.0.0" by default),
+// info.description, and the server URLs (none by default: the document's
+// own server, relative).
+type OpenAPIInfo struct {
+	Title       string
+	Version     string
+	Description string
+	Servers     []string
+}
+
+// WithOpenAPIInfo sets the info and servers of the OpenAPI document
+// (Gateway.OpenAPI).
+func WithOpenAPIInfo(info OpenAPIInfo) Option {
+	return optionFunc(func(c *config) { c.openapi = info })
+}
+
+// OpenAPIFormat is a serialization of the OpenAPI document.
+type OpenAPIFormat uint8
+
+const (
+	// OpenAPIJSON is application/json.
+	OpenAPIJSON OpenAPIFormat = iota
+	// OpenAPIYAML is application/yaml: the same document, as YAML 1.2.
+	OpenAPIYAML
+)
+
+// OpenAPI returns the OpenAPI 3.1 document of what the gateway serves
+// now, as JSON: one operation per rule of every method registered
+// (additional bindings included, operationId Service_Method, then _1,
+// _2…) and per custom route; paths, path and query parameters, bodies,
+// schemas and success statuses as the gateway serves them, with its JSON
+// options; google.rpc.Status as every error's schema; streams described
+// per framing. Summaries and descriptions come from the descriptors'
+// comments, when they have source info (.proto files compiled
+// in-process do; generated Go code keeps none).
+//
+// The document is built on first use after the routes change (a
+// registration, a RegisterRemote or Reload that changed them), and
+// cached: registering costs nothing more. The bytes returned are the
+// caller's.
+func (g *Gateway) OpenAPI() []byte {
+	return slices.Clone(g.openapiDoc().json)
+}
+
+// OpenAPIHandler serves the OpenAPI document in format f, with a strong
+// ETag (a hash of the document), answering 304 Not Modified to a request
+// whose If-None-Match has it. Mount it as a custom route to have it in
+// the document too:
+//
+//	gw.HandleDocumentedPath("GET", "/openapi.json", gw.OpenAPIHandler(protorest.OpenAPIJSON).ServeHTTP,
+//		protorest.RouteDoc{Summary: "This API's OpenAPI document."})
+func (g *Gateway) OpenAPIHandler(f OpenAPIFormat) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		doc := g.openapiDoc()
+		body, etag, media := doc.json, doc.etag, "application/json"
+		if f == OpenAPIYAML {
+			body, etag, media = doc.yaml(), doc.yamlETag, "application/yaml"
+		}
+		h := w.Header()
+		h.Set("ETag", etag)
+		h.Set("Cache-Control", "no-cache") // revalidate: a reload may change it
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		h.Set("Content-Type", media)
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		if r.Method != http.MethodHead {
+			w.Write(body)
+		}
+	})
+}
+
+// RouteDoc documents a custom route in the OpenAPI document.
+type RouteDoc struct {
+	Summary     string // one line
+	Description string // CommonMark
+}
+
+// HandleDocumentedPath is HandlePath, with what the OpenAPI document says
+// of the route.
+func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
+	return g.handlePath(method, template, h, doc)
+}
+
+// openapiCache is the document of one version of the route table.
+type openapiCache struct {
+	mu      sync.Mutex
+	version uint64
+	doc     *openapiDocument
+}
+
+// openapiDocument is a built document, in JSON; its YAML is made on
+// first use.
+type openapiDocument struct {
+	json     []byte
+	etag     string
+	yaml     func() []byte
+	yamlETag string
+}
+
+// openapiDoc returns the document of the routes as they are, building it
+// when they changed since the last one. Builds are serialised: requests
+// that arrive during one wait for it rather than build it again.
+func (g *Gateway) openapiDoc() *openapiDocument {
+	c := &g.openapi
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.doc != nil && c.version == g.routes.Version() {
+		return c.doc
+	}
+	entries, version := g.routes.Entries()
+	data := openapi.Build(openapiRoutes(entries), openapi.Options{
+		Title:       g.cfg.openapi.Title,
+		Version:     g.cfg.openapi.Version,
+		Description: g.cfg.openapi.Description,
+		Servers:     g.cfg.openapi.Servers,
+		JSON:        g.json.MarshalOptions,
+	})
+	etag := documentETag(data)
+	c.doc = &openapiDocument{
+		json:     data,
+		etag:     etag,
+		yaml:     sync.OnceValue(func() []byte { return openapi.YAML(data) }),
+		yamlETag: strings.TrimSuffix(etag, `"`) + `-yaml"`,
+	}
+	c.version = version
+	return c.doc
+}
+
+// openapiRoutes are the table's entries as the document builder takes
+// them.
+func openapiRoutes(entries []*route.Entry[*exchange.Endpoint]) []openapi.Route {
+	routes := make([]openapi.Route, 0, len(entries))
+	for _, e := range entries {
+		r := openapi.Route{Method: e.Method, Template: e.Template}
+		if b := e.Value.Binding; b != nil {
+			r.Rule = &openapi.Rule{Method: b.Method, Binding: b.Index, Request: b.Request, Response: b.Response}
+		} else {
+			r.Summary, r.Description = e.Value.Summary, e.Value.Description
+		}
+		routes = append(routes, r)
+	}
+	return routes
+}
+
+// documentETag is a strong entity tag: the start of the document's
+// SHA-256.
+func documentETag(data []byte) string {
+	sum := sha256.Sum256(data)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
+}
+
+// etagMatches reports whether an If-None-Match header names etag (or is
+// "*"), comparing weakly as RFC 9110 says for If-None-Match.
+func etagMatches(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
