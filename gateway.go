@@ -110,10 +110,11 @@ func NewGateway(opts ...Option) *Gateway {
 	g.env.Render.Hooks = g.cfg.hooks
 	g.env.Render.Types = g.resolver
 	g.env.Headers.Annotators = g.cfg.annotators
-	g.routingErrorHandler = g.cfg.routingErrorHandler
-	if g.routingErrorHandler == nil {
-		g.routingErrorHandler = errorHandler
+	routingErrorHandler := g.cfg.routingErrorHandler
+	if routingErrorHandler == nil {
+		routingErrorHandler = errorHandler
 	}
+	g.routingErrorHandler = observeErrors(routingErrorHandler)
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash

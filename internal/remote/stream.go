@@ -80,7 +80,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	// a backend's header alone does not commit it (grpc-go sends the
 	// header metadata of a call that then fails before any message), so an
 	// early failure is still an ordinary error response.
-	var header metadata.MD
+	var header, trailer metadata.MD
 	first := true
 	for {
 		msg := render.NewWireMessage()
@@ -90,6 +90,8 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			first = false
 		}
 		if err != nil {
+			// The call has ended: only now may its trailer be read.
+			trailer = cs.Trailer()
 			break
 		}
 		if werr := out.Send(msg, header); werr != nil {
@@ -116,5 +118,5 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
 	}
-	out.Finish(x.Outcome(err), header, cs.Trailer())
+	out.Finish(x.Outcome(err), header, trailer)
 }
