@@ -45,6 +45,16 @@ func TestRequestSizeLimits(t *testing.T) {
 	if r := do(t, gw, "GET", "/v1/probes/a?"+many(1000, "tags=x&"), "", headerLines(99)...); r.code != 200 {
 		t.Errorf("1,000 query parameters and 100 header lines: %d %.200s", r.code, r.body)
 	}
+	// The target's length counts the "?": 16 KiB exactly is served, a
+	// byte more is not.
+	atLimit := "/v1/probes/a?tags="
+	atLimit += strings.Repeat("x", 16<<10-len(atLimit))
+	if r := do(t, gw, "GET", atLimit, ""); r.code != 200 {
+		t.Errorf("a target of exactly 16 KiB: %d %.200s", r.code, r.body)
+	}
+	if r := do(t, gw, "GET", atLimit+"x", ""); r.code != 414 {
+		t.Errorf("a target of 16 KiB and a byte: %d %.200s", r.code, r.body)
+	}
 	// The options move them.
 	gw = newFixture(t, "A", &recorder{}, protorest.WithMaxURLBytes(0), protorest.WithMaxHeaders(0),
 		protorest.WithMaxQueryParameters(2), protorest.WithMaxMetadataBytes(0))

@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // when it is over one. path is r's escaped path.
 func (e *Env) Admit(r *http.Request, path string) error {
 	switch {
-	case e.MaxURLBytes > 0 && len(path)+len(r.URL.RawQuery) > e.MaxURLBytes:
+	case e.MaxURLBytes > 0 && targetLen(path, r.URL) > e.MaxURLBytes:
 		return httperr.New(http.StatusRequestURITooLong, codes.ResourceExhausted,
 			"request URL longer than the limit of "+httperr.FormatBytes(int64(e.MaxURLBytes)))
 	case e.MaxHeaders > 0 && headerLines(r.Header) > e.MaxHeaders:
@@ -26,6 +27,15 @@ func (e *Env) Admit(r *http.Request, path string) error {
 			"more query parameters than the limit of "+strconv.Itoa(e.MaxQueryParams))
 	}
 	return nil
+}
+
+// targetLen is the length of the request target: the escaped path, and
+// "?" and the query if there is one.
+func targetLen(path string, u *url.URL) int {
+	if u.RawQuery == "" && !u.ForceQuery {
+		return len(path)
+	}
+	return len(path) + 1 + len(u.RawQuery)
 }
 
 // headerLines counts the header lines of h.

@@ -40,11 +40,11 @@ var limitProbes = map[string]limitProbe{
 		if err != nil {
 			return "", "", err
 		}
-		// The limit counts the path and the query, not the "?" between.
+		// The limit counts the whole target: path, "?" and query.
 		target := "/v1/ping?pad="
-		target += strings.Repeat("x", int(limit)+2-len(target))
+		target += strings.Repeat("x", int(limit)+1-len(target))
 		answer, err := do(newRequest(ctx, http.MethodGet, s.url(target), nil), false)
-		return fmt.Sprintf("GET of a %d-byte target (%d bytes of path and query, without the ?)", len(target), len(target)-1), answer, err
+		return fmt.Sprintf("GET of a %d-byte target (path, ? and query)", len(target)), answer, err
 	}},
 	"max-headers": {run: func(ctx context.Context, s *serveProc, f helpFlag) (string, string, error) {
 		n, err := intOf(f)
