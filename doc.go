@@ -205,9 +205,9 @@
 // the request says "TE: trailers"; the keys of the gRPC hop itself
 // (content-type, grpc-*) are not sent (grpc-gateway sends a remote
 // backend's Grpc-Metadata-Content-Type: application/grpc). grpc.Method
-// and peer.FromContext work in methods and interceptors. WithMetadata adds the metadata of the
-// program's own annotators (a session cookie as authorization), which may
-// set the keys the gateway owns.
+// and peer.FromContext work in methods and interceptors. WithMetadata
+// adds the metadata of the program's own annotators (a session cookie as
+// authorization), which may set the keys the gateway owns.
 //
 // # Hooks
 //
