@@ -228,6 +228,19 @@
 // around the gateway, mw(gw), can label metrics, traces and logs by route
 // rather than by raw path.
 //
+// # Observability
+//
+// A middleware that wraps the gateway puts a CallInfo in the request's
+// context (NewCallInfoContext) and reads it when ServeHTTP returns: the
+// Route that matched (template, pattern, gRPC method), the gRPC code and
+// error of the outcome, and the messages received and sent. Without one
+// the gateway does none of that work. RouteFromContext gives the route to
+// the interceptors and methods of in-process calls. WithStatsHandler
+// reports in-process calls to a grpc stats.Handler as a grpc.Server does
+// (otelgrpc's server handler traces them); remote calls are reported by
+// their grpc.ClientConn's. The W3C trace context headers (Traceparent,
+// Tracestate, Baggage) are forwarded as metadata even with no tracer.
+//
 // # OpenAPI
 //
 // OpenAPI returns the OpenAPI 3.1 document of what the gateway serves,
