@@ -174,8 +174,9 @@ Try:
   printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat
   curl %s/files/readme.txt
   open %s/ui/
-  curl %s/openapi.json   (or /openapi.yaml)
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h)
+  curl %s/openapi.json
+  curl %s/openapi.yaml
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h, h)
 }
 
 func port(a net.Addr) string {
