@@ -29,7 +29,11 @@ func (e *Encoder) AppendWire(b []byte, md protoreflect.MessageDescriptor, data [
 	if !p.supported || p.required {
 		return b, ErrUnsupported
 	}
-	return e.appendWireMessage(b, p, [][]byte{data})
+	b, err := e.appendWireMessage(b, p, [][]byte{data})
+	if err == nil && e.over(b) {
+		err = ErrTooLarge
+	}
+	return b, err
 }
 
 // errWire is a malformed wire encoding; proto.Unmarshal would fail too.
@@ -146,6 +150,9 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 	first := true
 	j := 0
 	for i := range p.fields {
+		if e.over(b) {
+			return b, ErrTooLarge
+		}
 		f := &p.fields[i]
 		start := j
 		for j < len(occ) && occ[j].field == i {
@@ -286,29 +293,37 @@ func forPacked(fd protoreflect.FieldDescriptor, data []byte, fn func(protowire.T
 func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte, error) {
 	b = append(b, '[')
 	first := true
-	sep := func() {
+	sep := func() error {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
+		if e.over(b) {
+			return ErrTooLarge
+		}
+		return nil
 	}
 	var err error
 	for _, o := range mine {
 		// As in countElements, every occurrence is one the field takes.
 		switch {
 		case f.elem != nil:
-			sep()
-			b, err = e.appendWireMessage(b, f.elem, o.segment())
+			if err = sep(); err == nil {
+				b, err = e.appendWireMessage(b, f.elem, o.segment())
+			}
 		case !lengthDelimited(f.kind) && o.typ == protowire.BytesType:
 			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
-				sep()
+				if err := sep(); err != nil {
+					return err
+				}
 				var err error
 				b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
 				return err
 			})
 		default:
-			sep()
-			b, err = e.appendWireScalar(b, f.value, o)
+			if err = sep(); err == nil {
+				b, err = e.appendWireScalar(b, f.value, o)
+			}
 		}
 		if err != nil {
 			return b, err

@@ -81,11 +81,17 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 		}
 		entries = append(entries, mapEntry{key: key, keyOrder: order, start: start, end: len(vals)})
 	}
+	if e.cannotHold(b, len(entries), minMapEntry) {
+		return b, ErrTooLarge
+	}
 	slices.SortFunc(entries, func(x, y mapEntry) int { return compareKeySort(kfd.Kind(), x.keyOrder, y.keyOrder) })
 	b = append(b, '{')
 	for i, en := range entries {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		var err error
 		if b, err = appendString(b, en.key); err != nil {
