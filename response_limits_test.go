@@ -142,7 +142,9 @@ func TestRemoteResponseTooLarge(t *testing.T) {
 }
 
 // oversizedWatch sends a small message, then one over the limit.
-type oversizedWatch struct{ confv1.UnimplementedProbesServer }
+type oversizedWatch struct {
+	confv1.UnimplementedProbesServer
+}
 
 func (oversizedWatch) Watch(_ *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
 	if err := stream.Send(&confv1.Probe{Name: "small"}); err != nil {
