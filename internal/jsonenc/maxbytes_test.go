@@ -97,7 +97,7 @@ func TestMaxBytes(t *testing.T) {
 
 // dynamicCopy returns md as built from its descriptor proto, with no Go
 // type: what a remote backend's descriptors give.
-func dynamicCopy(t *testing.T, md protoreflect.MessageDescriptor) protoreflect.MessageDescriptor {
+func dynamicCopy(t testing.TB, md protoreflect.MessageDescriptor) protoreflect.MessageDescriptor {
 	t.Helper()
 	fd, err := protodesc.NewFile(protodesc.ToFileDescriptorProto(md.ParentFile()), protoregistry.GlobalFiles)
 	if err != nil {

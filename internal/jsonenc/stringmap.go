@@ -34,10 +34,15 @@ func (e *Encoder) appendStringMap(b []byte, mp map[string]string, f *field) ([]b
 		return e.appendStringEntries(b, entries, f)
 	}
 	ep := entryPool.Get().(*[]stringEntry)
-	entries := (*ep)[:0]
+	entries := slices.Grow((*ep)[:0], len(mp))
+	size := 2
 	for k, v := range mp {
 		entries = append(entries, stringEntry{k, v})
+		size += len(k) + len(v) + 6 // quotes, colon, comma
 	}
+	// Room for the whole object at once (more only for escapes), rather
+	// than growing by a quarter at a time past a few kilobytes.
+	b = slices.Grow(b, min(size, max(e.max-len(b), 0)))
 	slices.SortFunc(entries, func(x, y stringEntry) int { return strings.Compare(x.key, y.key) })
 	b, err := e.appendStringEntries(b, entries, f)
 	clear(entries)

@@ -51,6 +51,10 @@ type occurrence struct {
 
 var occPool = sync.Pool{New: func() any { s := make([]occurrence, 0, 16); return &s }}
 
+// maxPooledOccurrences is the capacity of the largest occurrence list
+// occPool keeps.
+const maxPooledOccurrences = 4096
+
 // scan lists the occurrences of p's fields in the message whose encoding
 // is the concatenation of segs (a singular message field given several
 // times is merged, which is what concatenation means). What
@@ -98,6 +102,12 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 				if f.checkUTF8 && typ == protowire.BytesType && !utf8.Valid(val) {
 					return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
 				}
+				if len(occ) == cap(occ) {
+					// Doubled, not grown by a quarter as append grows a
+					// large slice: a message of many occurrences (a
+					// large map or list) leaves half as much behind.
+					occ = slices.Grow(occ, cap(occ))
+				}
 				occ = append(occ, occurrence{field: i, seq: len(occ), typ: typ, val: val})
 			}
 		}
@@ -138,7 +148,12 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 		return e.appendWireWellKnown(b, p, segs)
 	}
 	op := occPool.Get().(*[]occurrence)
-	defer func() { clear(*op); occPool.Put(op) }()
+	defer func() {
+		if cap(*op) <= maxPooledOccurrences { // a very large message's are not kept
+			clear(*op)
+			occPool.Put(op)
+		}
+	}()
 	occ, err := scan(p, segs, (*op)[:0])
 	*op = occ
 	if err != nil {
