@@ -36,7 +36,11 @@ func TestBudget(t *testing.T) {
 			}
 			granted <- n
 		}()
-		waitUntil(t, func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.waiters) > 0 && b.waiters[len(b.waiters)-1].n == n })
+		waitUntil(t, func() bool {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			return len(b.waiters) > 0 && b.waiters[len(b.waiters)-1].n == n
+		})
 	}
 	if b.TryTake(10) {
 		t.Error("TryTake went before the waiters")
