@@ -262,6 +262,12 @@ func TestStalledReadersMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
 	}
+	if raceEnabled {
+		// The detector makes the 50 renders of 2.5 MB take minutes on a
+		// loaded machine; the budget's logic runs under it in
+		// TestBufferedResponseBudget and render's TestBudget.
+		t.Skip("too slow under the race detector")
+	}
 	const budget = 16 << 20
 	gw := newFixture(t, "A", largeReplies(1875<<10), // 2.5 MB of JSON
 		protorest.WithMaxBufferedResponseBytes(budget),
