@@ -182,6 +182,23 @@
 // settings recommended in front of a gateway: header and keep-alive
 // timeouts, a header size limit, HTTP/2 stream limits.
 //
+// Responses are limited too. An encoded response body (each message, for
+// a stream or a WebSocket) over 4 MiB is a 500 INTERNAL "response too
+// large", as Envoy's transcoder answers past max_response_body_size: the
+// encoders stop as soon as they pass the limit, and nothing of the
+// response is sent (a stream's message past it ends the stream with that
+// error, in-band once the stream has started). And the bytes of encoded
+// responses held while clients read them are bounded across all
+// requests, 256 MiB by default (or a quarter of GOMEMLIMIT): a response
+// over 64 KiB takes its size from that budget before it is written, and
+// gives it back when it is written, or when its write fails because the
+// client left or took longer than a minute; one that finds no room waits
+// up to a second, holding none of its bytes, then gets 503 UNAVAILABLE
+// with Retry-After. So 50 HTTP/2 streams that never read a 2.5 MB
+// response hold at most the budget, not 125 MB. The options:
+// WithMaxResponseBytes, WithMaxBufferedResponseBytes,
+// WithBufferedResponseWait, WithResponseWriteTimeout.
+//
 // # Metadata
 //
 // Request headers become incoming metadata with grpc-gateway's scheme
@@ -287,6 +304,12 @@
 //   - HandlePath's routes are in the OpenAPI document;
 //     HandleDocumentedPath is HandlePath with the route's summary and
 //     description (HandlePath's signature is unchanged).
+//   - Responses are limited (see Limits): over 4 MiB encoded, a 500
+//     "response too large" where they used to be sent whole, and a
+//     response over 64 KiB may get 503 with Retry-After when 256 MiB of
+//     responses are already held for slow readers.
+//     WithMaxResponseBytes(0) and WithMaxBufferedResponseBytes(0) restore
+//     the old behaviour.
 //   - A unary rule without a body reads and drops a request body, as
 //     streaming rules did, so that a client that goes away is noticed over
 //     HTTP/1.1: a body past the limit gets 413, a body that cannot be

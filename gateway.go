@@ -20,6 +20,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/ws"
@@ -67,7 +68,7 @@ func NewGateway(opts ...Option) *Gateway {
 		o.apply(&g.cfg)
 	}
 	g.resolver = resolve.New(g.cfg.types)
-	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth}
+	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth, MaxBytes: max(g.cfg.maxResponseBytes, 0)}
 	if g.json.MarshalOptions.Resolver == nil {
 		g.json.MarshalOptions.Resolver = g.resolver
 	}
@@ -115,6 +116,11 @@ func NewGateway(opts ...Option) *Gateway {
 		routingErrorHandler = errorHandler
 	}
 	g.routingErrorHandler = observeErrors(routingErrorHandler)
+	g.env.Render.MaxBody = max(g.cfg.maxResponseBytes, 0)
+	if n := g.cfg.bufferedResponseBudget(); n > 0 {
+		g.env.Render.Budget = render.NewBudget(n, freeResponseBytes, g.cfg.bufferedResponseWait)
+	}
+	g.env.Render.WriteTimeout = g.cfg.responseWriteTimeout
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash

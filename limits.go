@@ -1,6 +1,10 @@
 package protorest
 
-import "time"
+import (
+	"math"
+	"runtime/debug"
+	"time"
+)
 
 // Limits the gateway applies before routing, by default (see the options
 // below): what a client may send costs bounded memory and time.
@@ -12,6 +16,14 @@ const (
 	defaultMaxTimeout       = 5 * time.Minute
 	defaultReadIdleTimeout  = 30 * time.Second
 	defaultStreamIdle       = 5 * time.Minute
+
+	defaultMaxResponseBytes     = 4 << 20
+	defaultMaxBufferedResponses = 256 << 20
+	defaultBufferedResponseWait = time.Second
+	defaultResponseWriteTimeout = time.Minute
+	// freeResponseBytes is the size up to which a response is not counted
+	// against WithMaxBufferedResponseBytes.
+	freeResponseBytes = 64 << 10
 )
 
 // WithMaxURLBytes limits the request target (the escaped path and the
@@ -90,4 +102,65 @@ func WithReadIdleTimeout(d time.Duration) Option {
 // default is 5 minutes, Envoy's stream_idle_timeout; d <= 0 sets none.
 func WithStreamIdleTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.streamIdle = max(d, 0) })
+}
+
+// WithMaxResponseBytes limits the encoded body of a response, and each
+// message of a server stream or a WebSocket, to n bytes. The built-in
+// codecs stop encoding as soon as they pass it; the client gets 500 with
+// an INTERNAL status, "response too large", and none of the body (a
+// stream's message past it ends the stream with that error, in-band once
+// the stream has started). This is Envoy's max_response_body_size: a
+// server-side limit the client cannot fix by retrying, so not 429
+// RESOURCE_EXHAUSTED. The default is 4 MiB, as for requests; n <= 0
+// removes the limit.
+func WithMaxResponseBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxResponseBytes = n })
+}
+
+// WithMaxBufferedResponseBytes bounds the bytes of encoded responses the
+// gateway holds at once, across all requests: a response is held from
+// its encoding until the client has taken it, which a slow or stalled
+// reader makes last. Responses of up to 64 KiB are not counted (they are
+// bounded by the requests in flight, and counting them would cost every
+// request a lock); a larger one (or a larger message of a server stream)
+// waits, in order of arrival, for room, holding none of its bytes while
+// it waits, and past WithBufferedResponseWait gets 503 UNAVAILABLE with
+// "Retry-After: 1". The bytes come back when the response is written, or
+// its write fails: the client left, or WithResponseWriteTimeout passed.
+// The default is 256 MiB, or a quarter of the runtime's memory limit
+// (GOMEMLIMIT, debug.SetMemoryLimit) when that is smaller; n <= 0
+// removes the bound.
+func WithMaxBufferedResponseBytes(n int64) Option {
+	return optionFunc(func(c *config) { c.maxBufferedResponses = n; c.bufferedResponsesSet = true })
+}
+
+// WithBufferedResponseWait sets how long a response waits for room
+// under WithMaxBufferedResponseBytes before it gets 503. The default is
+// 1 s; d <= 0 does not wait.
+func WithBufferedResponseWait(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.bufferedResponseWait = max(d, 0) })
+}
+
+// WithResponseWriteTimeout bounds the time a client may take to read a
+// response counted under WithMaxBufferedResponseBytes (more than 64 KiB;
+// for a stream, one such message): past it the write fails, the
+// connection (HTTP/1.1) or the stream (HTTP/2) is reset, and the bytes are
+// given back. The default is 1 minute, which a 4 MiB response passes at
+// 70 KB/s; d <= 0 removes the limit, leaving a reader that never reads
+// holding its response until it disconnects.
+func WithResponseWriteTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.responseWriteTimeout = max(d, 0) })
+}
+
+// bufferedResponseBudget is the size of WithMaxBufferedResponseBytes:
+// the option's, else the default, at most a quarter of the memory limit.
+func (c *config) bufferedResponseBudget() int64 {
+	if c.bufferedResponsesSet {
+		return c.maxBufferedResponses
+	}
+	n := int64(defaultMaxBufferedResponses)
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		n = min(n, limit/4)
+	}
+	return n
 }

@@ -84,12 +84,17 @@ type config struct {
 	streamIdle       time.Duration
 	compress         func(http.Handler) http.HandlerFunc
 
-	annotators          []headers.Annotator
-	hooks               []render.Hook
-	routingErrorHandler ErrorHandler
-	streamErrorHandler  func(r *http.Request, err error) *status.Status
-	health              []healthEndpoint
-	openapi             OpenAPIInfo
+	annotators           []headers.Annotator
+	hooks                []render.Hook
+	routingErrorHandler  ErrorHandler
+	streamErrorHandler   func(r *http.Request, err error) *status.Status
+	health               []healthEndpoint
+	openapi              OpenAPIInfo
+	maxResponseBytes     int
+	maxBufferedResponses int64
+	bufferedResponsesSet bool // WithMaxBufferedResponseBytes was given
+	bufferedResponseWait time.Duration
+	responseWriteTimeout time.Duration
 }
 
 func defaultConfig() config {
@@ -111,6 +116,10 @@ func defaultConfig() config {
 		maxTimeout:       defaultMaxTimeout,
 		readIdleTimeout:  defaultReadIdleTimeout,
 		streamIdle:       defaultStreamIdle,
+
+		maxResponseBytes:     defaultMaxResponseBytes,
+		bufferedResponseWait: defaultBufferedResponseWait,
+		responseWriteTimeout: defaultResponseWriteTimeout,
 	}
 }
 

@@ -42,6 +42,10 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-header-bytes must be positive, under 2GiB")
 	case c.maxConnections < 0:
 		return errors.New("--max-connections must not be negative")
+	case c.maxResponseBytes < 0 || c.maxResponseBytes > math.MaxInt32:
+		return errors.New("--max-response-bytes must not be negative, and under 2GiB")
+	case c.bufferedRespWait < 0 || c.respWriteTimeout < 0:
+		return errors.New("--buffered-response-wait and --response-write-timeout must not be negative")
 	case c.maxStreams <= 0 || c.maxStreams > math.MaxUint32:
 		return errors.New("--max-concurrent-streams must be positive")
 	case (c.tlsCert == "") != (c.tlsKey == ""):
@@ -190,16 +194,16 @@ func headerListMatches(names []string, key string) bool {
 }
 
 // maxUpstreamMessageSize is the receive limit of the upstream connection:
-// the flag, or 64 MiB, raised to the body limit (no limit: as large as
-// gRPC allows).
+// the flag, or 64 MiB, raised to the body and response limits (no limit:
+// as large as gRPC allows).
 func (c *serveConfig) maxUpstreamMessageSize() int {
 	switch {
 	case c.maxUpstreamMessage > 0:
 		return int(min(c.maxUpstreamMessage, math.MaxInt32))
-	case c.maxBody <= 0:
+	case c.maxBody <= 0 || c.maxResponseBytes <= 0:
 		return math.MaxInt32
 	}
-	return int(min(max(c.maxBody, defaultMaxUpstreamMessage), math.MaxInt32))
+	return int(min(max(c.maxBody, c.maxResponseBytes, defaultMaxUpstreamMessage), math.MaxInt32))
 }
 
 // upstreamCallOptions are the options of every call to the upstream: the
@@ -228,6 +232,12 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithReadIdleTimeout(c.readIdleTimeout),
 		protorest.WithStreamIdleTimeout(c.streamIdleTimeout),
 		protorest.WithOpenAPIInfo(protorest.OpenAPIInfo{Title: c.openapiTitle, Version: c.openapiVersion}),
+		protorest.WithMaxResponseBytes(int(c.maxResponseBytes)),
+		protorest.WithBufferedResponseWait(c.bufferedRespWait),
+		protorest.WithResponseWriteTimeout(c.respWriteTimeout),
+	}
+	if c.maxBufferedResp >= 0 {
+		opts = append(opts, protorest.WithMaxBufferedResponseBytes(c.maxBufferedResp))
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())

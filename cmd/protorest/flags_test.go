@@ -51,6 +51,15 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		}, func(c *serveConfig) any {
 			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams, c.readIdleTimeout, c.streamIdleTimeout}
 		}, []any{2 * time.Second, 5 * time.Second, int64(16 << 10), 0, 10, time.Second, time.Minute}},
+		{"upstream message size at least the response limit", []string{"--max-response-bytes", "100MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 100 << 20},
+		{"response limits' defaults", nil, nil, func(c *serveConfig) any {
+			return []any{c.maxResponseBytes, c.maxBufferedResp, c.bufferedRespWait, c.respWriteTimeout}
+		}, []any{int64(4 << 20), int64(-1), time.Second, time.Minute}},
+		{"response limits from flags and env", []string{"--max-response-bytes", "1MiB", "--response-write-timeout", "0"}, map[string]string{
+			"PROTOREST_MAX_BUFFERED_RESPONSE_BYTES": "64MiB", "PROTOREST_BUFFERED_RESPONSE_WAIT": "250ms",
+		}, func(c *serveConfig) any {
+			return []any{c.maxResponseBytes, c.maxBufferedResp, c.bufferedRespWait, c.respWriteTimeout}
+		}, []any{int64(1 << 20), int64(64 << 20), 250 * time.Millisecond, time.Duration(0)}},
 		{"probe paths", []string{"--readyz-path", "/ready", "--livez-path", ""}, nil, func(c *serveConfig) any { return []string{c.livezPath, c.readyzPath} }, []string{"", "/ready"}},
 	}
 	for _, tt := range tests {
@@ -98,6 +107,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--upstream", "u:1", "--read-header-timeout", "0s"}, nil, "--read-header-timeout must be positive"},
 		{[]string{"--upstream", "u:1", "--max-header-bytes", "0"}, nil, "--max-header-bytes must be positive"},
 		{[]string{"--upstream", "u:1", "--max-connections", "-1"}, nil, "--max-connections must not be negative"},
+		{[]string{"--upstream", "u:1", "--response-write-timeout", "-1s"}, nil, "--buffered-response-wait and --response-write-timeout must not be negative"},
+		{[]string{"--upstream", "u:1", "--max-response-bytes", "3GiB"}, nil, "--max-response-bytes must not be negative, and under 2GiB"},
 		{[]string{"--upstream", "u:1", "--max-concurrent-streams", "0"}, nil, "--max-concurrent-streams must be positive"},
 		{nil, map[string]string{"PROTOREST_UPSTREAM": "u:1", "PROTOREST_MAX_CONNECTIONS": "many"}, `PROTOREST_MAX_CONNECTIONS="many": want an integer`},
 		{[]string{"--upstream", "localhost:9000", "--listen", ":9000"}, nil, "serve would call itself"},

@@ -118,6 +118,10 @@ type serveConfig struct {
 	maxHeaderBytes    int64
 	maxConnections    int // 0: no limit
 	maxStreams        int
+	maxResponseBytes  int64
+	maxBufferedResp   int64 // -1: the library's default
+	bufferedRespWait  time.Duration
+	respWriteTimeout  time.Duration
 
 	// Headers.
 	incomingHeaders []string
@@ -174,8 +178,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
-		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "64MiB, or --max-body-size if larger",
-			help: "largest message accepted from the upstream. grpc-go's 4MiB default would cap REST responses (a list of 4MiB fails); 64MiB is the same-port gRPC proxy's limit, and a response is never held to less than the largest request body"},
+		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "64MiB, or --max-body-size or --max-response-bytes if larger",
+			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},
@@ -240,6 +244,14 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
 			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
+		{group: lim, name: "max-response-bytes", arg: "SIZE", value: sizeValue{&c.maxResponseBytes},
+			help: "largest response body once encoded, per message for a stream: 500 \"response too large\" beyond (encoding stops there, nothing of the response is sent); 0 for no limit"},
+		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "256MiB, or a quarter of GOMEMLIMIT if that is less",
+			help: "most bytes of encoded responses held at once while clients read them, over all requests; responses of 64KiB or less are not counted. A larger one waits for room, then gets 503 with Retry-After; 0 for no bound"},
+		{group: lim, name: "buffered-response-wait", arg: "DUR", value: durationValue{&c.bufferedRespWait},
+			help: "how long a response waits for room under --max-buffered-response-bytes before its 503"},
+		{group: lim, name: "response-write-timeout", arg: "DUR", value: durationValue{&c.respWriteTimeout},
+			help: "time a client has to read a response counted under --max-buffered-response-bytes (for a stream, such a message): the stream (HTTP/2) or connection (HTTP/1.1) is reset beyond; 0 for no limit"},
 		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},
 			help: "deepest nesting of objects and arrays in a JSON request: 400 beyond"},
 		{group: lim, name: "max-url-bytes", arg: "SIZE", value: sizeValue{&c.maxURLBytes},
@@ -315,6 +327,10 @@ func newServeConfig() *serveConfig {
 		maxHeaderBytes:      int64(srv.MaxHeaderBytes),
 		maxConnections:      defaultMaxConnections(),
 		maxStreams:          srv.HTTP2.MaxConcurrentStreams,
+		maxResponseBytes:    4 << 20,
+		maxBufferedResp:     -1,
+		bufferedRespWait:    time.Second,
+		respWriteTimeout:    time.Minute,
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,

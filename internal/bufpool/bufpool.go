@@ -26,12 +26,13 @@ func Put(buf *bytes.Buffer) {
 	pool.Put(buf)
 }
 
-// KeepRoom grows buf, a pooled buffer that b outgrew, so that the next
-// use of it needs no growing. b itself is not taken over: it may be a
-// message's own bytes (HttpBody, a backend's response). A b too large
-// for the pool to keep is not worth the room.
-func KeepRoom(buf *bytes.Buffer, b []byte) {
-	if cap(b) > buf.Cap() && cap(b) <= maxPooled {
-		buf.Grow(cap(b))
+// KeepRoom grows buf, a pooled buffer that a slice of capacity n
+// outgrew, so that the next use of it needs no growing. The slice itself
+// is not taken over: it may be a message's own bytes (HttpBody, a
+// backend's response), or still be written. A slice too large for the
+// pool to keep is not worth the room.
+func KeepRoom(buf *bytes.Buffer, n int) {
+	if n > buf.Cap() && n <= maxPooled {
+		buf.Grow(n)
 	}
 }

@@ -30,6 +30,10 @@ const (
 	recursionHeadroom = 10000
 )
 
+// ErrTooLarge is the error of an encoding that would pass the limit it
+// was given.
+var ErrTooLarge = jsonenc.ErrTooLarge
+
 // Codec marshals and unmarshals messages for one media type.
 type Codec interface {
 	Marshal(m proto.Message) ([]byte, error)
@@ -43,11 +47,16 @@ type Codec interface {
 // which leaves to protojson what it does not decide by itself (errors
 // included, so they read as protojson's). MaxDepth bounds the nesting of
 // objects and arrays in input (0 means 100); deeper input is rejected
-// before protojson sees it. The options must not change after first use.
+// before protojson sees it. MaxBytes bounds what AppendMarshal,
+// AppendWire and AppendField write (0: no limit; see
+// jsonenc.Options.MaxBytes): past it they fail with jsonenc.ErrTooLarge,
+// the compiled encoder as soon as it passes it, protojson once it is
+// done (jsonenc.ErrTooLarge is ErrTooLarge). The options must not change after first use.
 type JSON struct {
 	MarshalOptions   protojson.MarshalOptions
 	UnmarshalOptions protojson.UnmarshalOptions
 	MaxDepth         int
+	MaxBytes         int
 
 	once      sync.Once
 	enc       *jsonenc.Encoder
@@ -58,16 +67,25 @@ type JSON struct {
 }
 
 func (c *JSON) encoder() *jsonenc.Encoder {
-	c.once.Do(func() { c.enc = newEncoder(c.MarshalOptions) })
+	c.once.Do(func() { c.enc = newEncoder(c.MarshalOptions, c.MaxBytes) })
 	return c.enc
 }
 
-func newEncoder(o protojson.MarshalOptions) *jsonenc.Encoder {
+func newEncoder(o protojson.MarshalOptions, maxBytes int) *jsonenc.Encoder {
 	return jsonenc.New(jsonenc.Options{
 		UseProtoNames: o.UseProtoNames, UseEnumNumbers: o.UseEnumNumbers,
 		EmitUnpopulated: o.EmitUnpopulated, EmitDefaultValues: o.EmitDefaultValues,
-		AllowPartial: o.AllowPartial, Resolver: o.Resolver,
+		AllowPartial: o.AllowPartial, Resolver: o.Resolver, MaxBytes: maxBytes,
 	})
+}
+
+// within is out, protojson's output appended to b, or ErrTooLarge when it
+// passes MaxBytes.
+func (c *JSON) within(out []byte, err error) ([]byte, error) {
+	if err == nil && c.MaxBytes > 0 && len(out) > c.MaxBytes {
+		return out, jsonenc.ErrTooLarge
+	}
+	return out, err
 }
 
 // AppendField appends the JSON value of field fd of m (a response_body
@@ -81,7 +99,7 @@ func (c *JSON) AppendField(b []byte, m proto.Message, fd protoreflect.FieldDescr
 		c.fieldOnce.Do(func() {
 			o := c.MarshalOptions
 			o.EmitUnpopulated = true
-			c.fieldEnc = newEncoder(o)
+			c.fieldEnc = newEncoder(o, c.MaxBytes)
 		})
 		out, err := c.fieldEnc.AppendField(b, m, fd)
 		if !errors.Is(err, jsonenc.ErrUnsupported) {
@@ -89,7 +107,7 @@ func (c *JSON) AppendField(b []byte, m proto.Message, fd protoreflect.FieldDescr
 		}
 	}
 	v, err := c.fieldOf(m.ProtoReflect(), fd)
-	return append(b, v...), err
+	return c.within(append(b, v...), err)
 }
 
 // fieldOf is AppendField through protojson: a message holding only fd,
@@ -126,9 +144,9 @@ func (c *JSON) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
 	}
 	out, err := c.MarshalOptions.MarshalAppend(b, m)
 	if err != nil || c.MarshalOptions.Multiline {
-		return out, err
+		return c.within(out, err)
 	}
-	return append(b, jsonscan.Compact(out[len(b):])...), nil
+	return c.within(append(b, jsonscan.Compact(out[len(b):])...), nil)
 }
 
 // compiled reports whether the compiled encoder writes with these

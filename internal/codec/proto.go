@@ -52,8 +52,19 @@ func (Proto) Marshal(m proto.Message) ([]byte, error) {
 // AppendMarshal appends the binary form of m to b, as Marshal writes it,
 // so that a pooled buffer serves.
 func (c Proto) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
+	return c.AppendMarshalWithin(b, m, 0)
+}
+
+// AppendMarshalWithin is AppendMarshal for an encoding of at most max
+// bytes (0: any size): a larger one fails with ErrTooLarge, before it is
+// written when its size is known first (vtprotobuf's SizeVT, or the
+// proto package's Size, whose result its marshal then reuses).
+func (c Proto) AppendMarshalWithin(b []byte, m proto.Message, max int) ([]byte, error) {
 	if vt, ok := m.(vtSizedMarshaler); ok {
 		size := vt.SizeVT()
+		if max > 0 && size > max {
+			return b, ErrTooLarge
+		}
 		b = slices.Grow(b, size)
 		buf := b[len(b) : len(b)+size]
 		n, err := vt.MarshalToSizedBufferVT(buf)
@@ -68,9 +79,18 @@ func (c Proto) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
 	}
 	if _, ok := m.(vtMarshaler); ok {
 		out, err := c.Marshal(m)
+		if err == nil && max > 0 && len(out) > max {
+			return b, ErrTooLarge
+		}
 		return append(b, out...), err
 	}
-	return proto.MarshalOptions{}.MarshalAppend(b, m)
+	if max <= 0 {
+		return proto.MarshalOptions{}.MarshalAppend(b, m)
+	}
+	if proto.Size(m) > max {
+		return b, ErrTooLarge
+	}
+	return proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(b, m)
 }
 
 // Unmarshal decodes the binary wire format into m, merging into what m

@@ -297,3 +297,41 @@ func TestNestsWithoutBound(t *testing.T) {
 		}
 	}
 }
+
+// TestProtoAppendMarshalWithin: an encoding that fits is AppendMarshal's;
+// one a byte over the limit fails with ErrTooLarge before the generated
+// code, or the proto package, writes it.
+func TestProtoAppendMarshalWithin(t *testing.T) {
+	t.Parallel()
+	base := probe() // one timestamp for every encoding
+	want, err := proto.MarshalOptions{Deterministic: true}.Marshal(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(want)
+	for _, tt := range []struct {
+		name string
+		msg  func() (proto.Message, *vtCalls)
+	}{
+		{"proto", func() (proto.Message, *vtCalls) { return proto.Clone(base), nil }},
+		{"vtprotobuf", func() (proto.Message, *vtCalls) { m, c := newVT(proto.Clone(base)); return m, c }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, max := range []int{0, n, n + 1} {
+				m, _ := tt.msg()
+				got, err := Proto{}.AppendMarshalWithin(nil, m, max)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("max %d (%d bytes): %x, %v", max, n, got, err)
+				}
+			}
+			m, calls := tt.msg()
+			got, err := Proto{}.AppendMarshalWithin([]byte("x"), m, n-1)
+			if !errors.Is(err, ErrTooLarge) || string(got) != "x" {
+				t.Errorf("max %d (%d bytes): %q, %v; want ErrTooLarge, nothing appended", n-1, n, got, err)
+			}
+			if calls != nil && calls.sized+calls.marshal != 0 {
+				t.Errorf("the generated code marshalled a message over the limit: %+v", *calls)
+			}
+		})
+	}
+}

@@ -37,6 +37,9 @@ func (e *Encoder) appendFields(b []byte, m protoreflect.Message, sp goStructPtr,
 	fields := p.fields
 	for i := range fields {
 		f := &fields[i]
+		if e.over(b) {
+			return b, ErrTooLarge
+		}
 		var err error
 		switch {
 		case fast && f.goKind != goNone:
@@ -127,10 +130,17 @@ func (e *Encoder) appendSingular(b []byte, v protoreflect.Value, f *field) ([]by
 }
 
 func (e *Encoder) appendList(b []byte, list protoreflect.List, f *field) ([]byte, error) {
+	n := list.Len()
+	if e.cannotHold(b, n, minElement) {
+		return b, ErrTooLarge
+	}
 	b = append(b, '[')
-	for i := range list.Len() {
+	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		var err error
 		if b, err = e.appendSingular(b, list.Get(i), f); err != nil {
@@ -143,6 +153,9 @@ func (e *Encoder) appendList(b []byte, list protoreflect.List, f *field) ([]byte
 // appendMap writes a map's entries in protojson's order: keys sorted as
 // their kind sorts (false before true, numbers by value, strings by bytes).
 func (e *Encoder) appendMap(b []byte, m protoreflect.Map, f *field) ([]byte, error) {
+	if e.cannotHold(b, m.Len(), minMapEntry) {
+		return b, ErrTooLarge
+	}
 	keys := make([]protoreflect.MapKey, 0, m.Len())
 	m.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
 		keys = append(keys, k)
@@ -153,6 +166,9 @@ func (e *Encoder) appendMap(b []byte, m protoreflect.Map, f *field) ([]byte, err
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		var err error
 		if b, err = appendString(b, k.String()); err != nil {

@@ -13,6 +13,7 @@ package jsonenc
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -28,6 +29,13 @@ type Options struct {
 	EmitUnpopulated   bool
 	EmitDefaultValues bool
 	AllowPartial      bool
+	// MaxBytes bounds the buffer Append, AppendWire and AppendField write
+	// into, what it held before included: past it they fail with
+	// ErrTooLarge. They stop as soon as they see it passed, before each
+	// field, list element and map entry, so they write at most one value
+	// beyond it; a list or map too large to fit is refused before its
+	// entries are gathered and sorted. 0 is no limit.
+	MaxBytes int
 	// Resolver finds the types of google.protobuf.Any values; nil means
 	// protoregistry.GlobalTypes.
 	Resolver interface {
@@ -40,6 +48,7 @@ type Options struct {
 // are built on first use of each message type and kept.
 type Encoder struct {
 	opts  Options
+	max   int // opts.MaxBytes, or the largest int for none
 	plans plancache.Cache[*plan]
 }
 
@@ -53,13 +62,38 @@ func New(opts Options) *Encoder {
 	if opts.Resolver == nil {
 		opts.Resolver = protoregistry.GlobalTypes
 	}
-	return &Encoder{opts: opts}
+	max := opts.MaxBytes
+	if max <= 0 {
+		max = math.MaxInt
+	}
+	return &Encoder{opts: opts, max: max}
 }
 
 // ErrUnsupported is returned for a message the encoder does not compile:
 // one that can hold extensions (directly or in a field's type), or a
 // MessageSet; protojson writes it.
 var ErrUnsupported = errors.New("jsonenc: message type not supported")
+
+// ErrTooLarge is returned when the output passes Options.MaxBytes; what
+// was written is not JSON.
+var ErrTooLarge = errors.New("jsonenc: output larger than the limit")
+
+// over reports whether b has passed the limit.
+func (e *Encoder) over(b []byte) bool { return len(b) > e.max }
+
+// cannotHold reports whether b has passed the limit, or would with n
+// more values of at least size bytes each: a list or map that cannot fit
+// is refused before its entries are gathered and sorted.
+func (e *Encoder) cannotHold(b []byte, n, size int) bool {
+	return len(b) > e.max || n > (e.max-len(b))/size
+}
+
+// Least bytes of a list element ("0,", the last without its comma) and
+// of a map entry (`"":0,`).
+const (
+	minElement  = 1
+	minMapEntry = 4
+)
 
 // Append appends the JSON form of m to b. When b has less room than
 // recent messages of m's type needed, it is grown once, to that size,
@@ -76,6 +110,9 @@ func (e *Encoder) Append(b []byte, m proto.Message) ([]byte, error) {
 	b = p.size.grow(b)
 	start := len(b)
 	b, err := e.appendMessage(b, pm, p, "")
+	if err == nil && e.over(b) {
+		err = ErrTooLarge
+	}
 	if err != nil {
 		return b, err
 	}

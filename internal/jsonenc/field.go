@@ -31,6 +31,9 @@ func (e *Encoder) AppendField(b []byte, m proto.Message, fd protoreflect.FieldDe
 	} else {
 		b, err = e.appendReflectField(b, pm, f, &first)
 	}
+	if err == nil && e.over(b) {
+		err = ErrTooLarge
+	}
 	if err != nil || len(b) == start {
 		return b, err
 	}

@@ -135,18 +135,27 @@ func (e *Encoder) appendFast(b []byte, f *field, sp goStructPtr, first *bool) ([
 		if len(mp) == 0 {
 			return e.appendUnset(b, f, first)
 		}
+		if e.cannotHold(b, len(mp), minMapEntry) {
+			return b, ErrTooLarge
+		}
 		b = appendKey(b, f, first)
-		return appendStringMap(b, mp, f)
+		return e.appendStringMap(b, mp, f)
 	case goStringList:
 		list := fieldAt[[]string](sp, f.goOffset)
 		if len(list) == 0 {
 			return e.appendUnset(b, f, first)
+		}
+		if e.cannotHold(b, len(list), minElement) {
+			return b, ErrTooLarge
 		}
 		b = appendKey(b, f, first)
 		b = append(b, '[')
 		for j, s := range list {
 			if j > 0 {
 				b = append(b, ',')
+			}
+			if e.over(b) {
+				return b, ErrTooLarge
 			}
 			if b, err = appendString(b, s); err != nil {
 				return b, errInvalidUTF8(f.fd.FullName())
@@ -158,11 +167,17 @@ func (e *Encoder) appendFast(b []byte, f *field, sp goStructPtr, first *bool) ([
 	if len(list) == 0 {
 		return e.appendUnset(b, f, first)
 	}
+	if e.cannotHold(b, len(list), minElement) {
+		return b, ErrTooLarge
+	}
 	b = appendKey(b, f, first)
 	b = append(b, '[')
 	for j, mp := range list {
 		if j > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		if b, err = e.appendGoElem(b, f, mp); err != nil {
 			return b, err

@@ -18,7 +18,7 @@ var entryPool = sync.Pool{New: func() any { return new([]stringEntry) }}
 // sorted by their bytes. The entries are gathered with their values (no
 // lookups afterwards); a small map's are sorted in an array on the stack,
 // a larger one's in a pooled slice.
-func appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
+func (e *Encoder) appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
 	if len(mp) <= smallMap {
 		var arr [smallMap]stringEntry
 		entries := arr[:0]
@@ -31,15 +31,20 @@ func appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
 			}
 			entries[i] = stringEntry{k, v}
 		}
-		return appendStringEntries(b, entries, f)
+		return e.appendStringEntries(b, entries, f)
 	}
 	ep := entryPool.Get().(*[]stringEntry)
-	entries := (*ep)[:0]
+	entries := slices.Grow((*ep)[:0], len(mp))
+	size := 2
 	for k, v := range mp {
 		entries = append(entries, stringEntry{k, v})
+		size += len(k) + len(v) + 6 // quotes, colon, comma
 	}
+	// Room for the whole object at once (more only for escapes), rather
+	// than growing by a quarter at a time past a few kilobytes.
+	b = slices.Grow(b, min(size, max(e.max-len(b), 0)))
 	slices.SortFunc(entries, func(x, y stringEntry) int { return strings.Compare(x.key, y.key) })
-	b, err := appendStringEntries(b, entries, f)
+	b, err := e.appendStringEntries(b, entries, f)
 	clear(entries)
 	if cap(entries) <= 4096 { // a very large map's entries are not kept
 		*ep = entries[:0]
@@ -49,12 +54,15 @@ func appendStringMap(b []byte, mp map[string]string, f *field) ([]byte, error) {
 }
 
 // appendStringEntries writes sorted entries as a JSON object.
-func appendStringEntries(b []byte, entries []stringEntry, f *field) ([]byte, error) {
+func (e *Encoder) appendStringEntries(b []byte, entries []stringEntry, f *field) ([]byte, error) {
 	b = append(b, '{')
 	var err error
 	for i := range entries {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		if b, err = appendString(b, entries[i].key); err != nil {
 			return b, errInvalidUTF8(f.fd.MapKey().FullName())

@@ -29,7 +29,11 @@ func (e *Encoder) AppendWire(b []byte, md protoreflect.MessageDescriptor, data [
 	if !p.supported || p.required {
 		return b, ErrUnsupported
 	}
-	return e.appendWireMessage(b, p, [][]byte{data})
+	b, err := e.appendWireMessage(b, p, [][]byte{data})
+	if err == nil && e.over(b) {
+		err = ErrTooLarge
+	}
+	return b, err
 }
 
 // errWire is a malformed wire encoding; proto.Unmarshal would fail too.
@@ -46,6 +50,10 @@ type occurrence struct {
 }
 
 var occPool = sync.Pool{New: func() any { s := make([]occurrence, 0, 16); return &s }}
+
+// maxPooledOccurrences is the capacity of the largest occurrence list
+// occPool keeps.
+const maxPooledOccurrences = 4096
 
 // scan lists the occurrences of p's fields in the message whose encoding
 // is the concatenation of segs (a singular message field given several
@@ -94,6 +102,12 @@ func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 				if f.checkUTF8 && typ == protowire.BytesType && !utf8.Valid(val) {
 					return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
 				}
+				if len(occ) == cap(occ) {
+					// Doubled, not grown by a quarter as append grows a
+					// large slice: a message of many occurrences (a
+					// large map or list) leaves half as much behind.
+					occ = slices.Grow(occ, cap(occ))
+				}
 				occ = append(occ, occurrence{field: i, seq: len(occ), typ: typ, val: val})
 			}
 		}
@@ -134,7 +148,12 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 		return e.appendWireWellKnown(b, p, segs)
 	}
 	op := occPool.Get().(*[]occurrence)
-	defer func() { clear(*op); occPool.Put(op) }()
+	defer func() {
+		if cap(*op) <= maxPooledOccurrences { // a very large message's are not kept
+			clear(*op)
+			occPool.Put(op)
+		}
+	}()
 	occ, err := scan(p, segs, (*op)[:0])
 	*op = occ
 	if err != nil {
@@ -146,6 +165,9 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 	first := true
 	j := 0
 	for i := range p.fields {
+		if e.over(b) {
+			return b, ErrTooLarge
+		}
 		f := &p.fields[i]
 		start := j
 		for j < len(occ) && occ[j].field == i {
@@ -286,29 +308,37 @@ func forPacked(fd protoreflect.FieldDescriptor, data []byte, fn func(protowire.T
 func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte, error) {
 	b = append(b, '[')
 	first := true
-	sep := func() {
+	sep := func() error {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
+		if e.over(b) {
+			return ErrTooLarge
+		}
+		return nil
 	}
 	var err error
 	for _, o := range mine {
 		// As in countElements, every occurrence is one the field takes.
 		switch {
 		case f.elem != nil:
-			sep()
-			b, err = e.appendWireMessage(b, f.elem, o.segment())
+			if err = sep(); err == nil {
+				b, err = e.appendWireMessage(b, f.elem, o.segment())
+			}
 		case !lengthDelimited(f.kind) && o.typ == protowire.BytesType:
 			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
-				sep()
+				if err := sep(); err != nil {
+					return err
+				}
 				var err error
 				b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
 				return err
 			})
 		default:
-			sep()
-			b, err = e.appendWireScalar(b, f.value, o)
+			if err = sep(); err == nil {
+				b, err = e.appendWireScalar(b, f.value, o)
+			}
 		}
 		if err != nil {
 			return b, err

@@ -32,19 +32,6 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 	kfd, vfd := f.fd.MapKey(), f.fd.MapValue()
 	entries := make([]mapEntry, 0, len(mine))
 	vals := make([]occurrence, 0, len(mine)) // every entry's value occurrences
-	var index map[string]int                 // for large maps; small ones are searched
-	find := func(key string) (int, bool) {
-		if index != nil {
-			i, ok := index[key]
-			return i, ok
-		}
-		for i := range entries {
-			if entries[i].key == key {
-				return i, true
-			}
-		}
-		return 0, false
-	}
 	for _, o := range mine {
 		if o.typ != protowire.BytesType {
 			continue
@@ -59,33 +46,50 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 		if err != nil {
 			return b, err
 		}
-		if i, ok := find(key); ok {
-			// A later entry replaces the value; the one it replaces must
-			// still be well formed, as proto.Unmarshal parsed it.
+		entries = append(entries, mapEntry{key: key, keyOrder: order, start: start, end: len(vals)})
+	}
+	// Sorted by key, and entries of one key in wire order (their values'
+	// places in vals), so that the last of them is the one proto.Unmarshal
+	// keeps; those it replaces must still be well formed, as
+	// proto.Unmarshal parsed them.
+	kind := kfd.Kind()
+	slices.SortFunc(entries, func(x, y mapEntry) int {
+		if c := compareKeySort(kind, x.keyOrder, y.keyOrder); c != 0 {
+			return c
+		}
+		return x.start - y.start
+	})
+	kept, size := entries[:0], 2
+	for i, en := range entries {
+		if i+1 < len(entries) && compareKeySort(kind, en.keyOrder, entries[i+1].keyOrder) == 0 {
 			if f.elem != nil {
-				if err := e.validateWire(f.elem, payloads(vals[entries[i].start:entries[i].end])); err != nil {
+				if err := e.validateWire(f.elem, payloads(vals[en.start:en.end])); err != nil {
 					return b, err
 				}
 			}
-			entries[i].start, entries[i].end = start, len(vals)
 			continue
 		}
-		if index == nil && len(entries) == 16 {
-			index = make(map[string]int, len(mine))
-			for i := range entries {
-				index[entries[i].key] = i
-			}
+		kept = append(kept, en)
+		size += len(en.key) + 4 // quotes, colon, comma
+		for _, v := range vals[en.start:en.end] {
+			size += len(v.val) + 2
 		}
-		if index != nil {
-			index[key] = len(entries)
-		}
-		entries = append(entries, mapEntry{key: key, keyOrder: order, start: start, end: len(vals)})
 	}
-	slices.SortFunc(entries, func(x, y mapEntry) int { return compareKeySort(kfd.Kind(), x.keyOrder, y.keyOrder) })
+	entries = kept
+	if e.cannotHold(b, len(entries), minMapEntry) {
+		return b, ErrTooLarge
+	}
+	// Room for about the object's size at once (a value's JSON is about
+	// its wire size), rather than growing by a quarter at a time past
+	// that of a few kilobytes.
+	b = slices.Grow(b, min(size, max(e.max-len(b), 0)))
 	b = append(b, '{')
 	for i, en := range entries {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if e.over(b) {
+			return b, ErrTooLarge
 		}
 		var err error
 		if b, err = appendString(b, en.key); err != nil {

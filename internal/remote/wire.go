@@ -88,7 +88,7 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 		if data, ok = in.Format.JSON.AppendProto(buf.AvailableBuffer(), plan.Input, in.Body); !ok {
 			return nil, false
 		}
-		bufpool.KeepRoom(buf, data)
+		bufpool.KeepRoom(buf, cap(data))
 	default:
 		return nil, false
 	}

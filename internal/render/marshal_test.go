@@ -45,7 +45,7 @@ func TestMarshalBinaryAppends(t *testing.T) {
 			formats := negotiate.NewFormats(&codec.JSON{}, tt.codecs)
 			out := formats.Request(codec.MediaProto)
 			dst := make([]byte, 0, 2*len(wire))
-			got, err := marshal(dst, out, msg)
+			got, err := marshal(dst, out, msg, 0)
 			if err != nil || !bytes.Equal(got, tt.want) {
 				t.Fatalf("marshal = %x, %v; want %x", got, err, tt.want)
 			}

@@ -32,6 +32,16 @@ type Config struct {
 	// responses as the program's message types.
 	Hooks []Hook
 	Types MessageFinder
+	// MaxBody limits the encoded body of a response, and each message of
+	// a stream (TooLarge); 0 or less is no limit.
+	MaxBody int
+	// Budget counts the large responses held while they are written; nil
+	// counts none.
+	Budget *Budget
+	// WriteTimeout bounds the writing of a response the budget counts,
+	// so that a client that stops reading gives its bytes back; 0 is no
+	// limit.
+	WriteTimeout time.Duration
 }
 
 // Reply is one request's answer: where it goes and how it is rendered.
@@ -76,13 +86,69 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	}
 	buf := bufpool.Get()
 	defer bufpool.Put(buf)
-	body, contentType, err := a.Plan.Append(buf.AvailableBuffer(), msg, a.Out)
+	body, contentType, cost, err := a.render(buf.AvailableBuffer(), msg)
 	if err != nil {
+		setRetryAfter(a.W.Header(), err)
 		a.Cfg.ErrorHandler(a.W, a.R, err)
 		return
 	}
-	bufpool.KeepRoom(buf, body)
+	room := cap(body)
+	if cost > 0 {
+		defer a.Cfg.Budget.Give(cost)
+		defer a.limitWrite()()
+	}
 	a.writeBody(code, body, contentType, trailer)
+	bufpool.KeepRoom(buf, room)
+}
+
+// render encodes msg into dst, within the size limit, and takes its cost
+// from the budget: when that must wait, the rendered bytes are dropped
+// meanwhile and msg is rendered again once there is room (the same
+// bytes: a method must not change a message it has answered). The
+// caller gives the cost back once the body is written.
+func (a *Reply) render(dst []byte, msg proto.Message) (body []byte, contentType string, cost int64, err error) {
+	body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	b := a.Cfg.Budget
+	cost = b.Cost(len(body))
+	if cost == 0 || b.TryTake(cost) {
+		return body, contentType, cost, nil
+	}
+	body = nil // not held while it waits
+	if err := b.Take(a.R.Context(), cost); err != nil {
+		return nil, "", 0, err
+	}
+	if body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody); err != nil {
+		b.Give(cost)
+		return nil, "", 0, err
+	}
+	return body, contentType, cost, nil
+}
+
+// limitWrite sets the write deadline of a response the budget counts,
+// and returns what lifts it again for the requests that follow on the
+// connection. Past the deadline a write fails (HTTP/2 resets the stream,
+// HTTP/1.1 closes the connection), and the bytes are given back.
+func (a *Reply) limitWrite() (lift func()) {
+	d := a.Cfg.WriteTimeout
+	if d <= 0 {
+		return func() {}
+	}
+	rc := http.NewResponseController(a.W)
+	if rc.SetWriteDeadline(time.Now().Add(d)) != nil {
+		return func() {} // not supported by a wrapper: the client's disconnection still ends the write
+	}
+	return func() { rc.SetWriteDeadline(time.Time{}) }
+}
+
+// setRetryAfter adds Retry-After to the error response of a request
+// that found no room in the budget.
+func setRetryAfter(h http.Header, err error) {
+	if err == ErrBusy {
+		h["Retry-After"] = retryAfter
+	}
 }
 
 // writeBody writes a successful response's status, headers, body and
@@ -114,6 +180,7 @@ func (a *Reply) Error(err error, trailer metadata.MD) {
 	if send {
 		headers.DeclareTrailers(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer)
 	}
+	setRetryAfter(a.W.Header(), err)
 	a.Cfg.ErrorHandler(a.W, a.R, err)
 	if send {
 		headers.Write(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer, "")

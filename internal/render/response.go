@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/jsonenc"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/text"
@@ -71,19 +72,45 @@ func NewWireMessage() *emptypb.Empty { return new(emptypb.Empty) }
 // Append encodes msg in format f, appending to dst where it can (the
 // built-in codecs), or takes the raw bytes and content type of a
 // google.api.HttpBody. The bytes may be the message's own (HttpBody, a
-// backend's binary response).
-func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, err error) {
+// backend's binary response). A body of more than max bytes (0: no limit)
+// is a 500 "response too large" (TooLarge), and the built-in codecs stop
+// encoding as soon as they pass it (the JSON codec at its own MaxBytes,
+// which the gateway sets to max).
+func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format, max int) (body []byte, contentType string, err error) {
 	if p.Wire {
-		return p.appendWire(dst, msg.ProtoReflect().GetUnknown(), f)
+		body, contentType, err = p.appendWire(dst, msg.ProtoReflect().GetUnknown(), f, max)
+	} else {
+		body, contentType, err = p.appendMessage(dst, msg, f, max)
 	}
-	return p.appendMessage(dst, msg, f)
+	if errors.Is(err, codec.ErrTooLarge) || err == nil && max > 0 && len(body) > max {
+		return nil, "", TooLarge(max)
+	}
+	return body, contentType, err
+}
+
+// TooLarge is the error of a response, or a message of a stream, larger
+// than limit bytes once encoded: 500 INTERNAL "response too large", as
+// Envoy's transcoder answers a response past max_response_body_size. The
+// client asked for nothing wrong, so not RESOURCE_EXHAUSTED, whose 429
+// tells it to retry (etcd#14997).
+func TooLarge(limit int) error {
+	return status.Error(codes.Internal, "response too large: larger than the limit of "+httperr.FormatBytes(int64(limit)))
+}
+
+// encodingError is the status of a failure to encode a response; one
+// past the size limit is left for Append to report.
+func encodingError(err error) error {
+	if errors.Is(err, codec.ErrTooLarge) {
+		return err
+	}
+	return status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
 }
 
 // appendWire encodes a remote response given as its wire bytes: straight
 // to JSON for a whole-message JSON response, as they are for a binary one,
 // and through a dynamic message otherwise (response_body, HttpBody, other
 // codecs, types the wire transcoder leaves alone).
-func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]byte, string, error) {
+func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format, max int) ([]byte, string, error) {
 	if p.field == nil && p.Raw == nil {
 		switch {
 		case f.JSON != nil:
@@ -92,7 +119,7 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]b
 				return body, codec.MediaJSON, nil
 			}
 			if !errors.Is(err, jsonenc.ErrUnsupported) {
-				return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
+				return nil, "", encodingError(err)
 			}
 		case f.Proto:
 			return data, f.Media, nil // binary to binary: untouched
@@ -102,11 +129,11 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format) ([]b
 	if err := proto.Unmarshal(data, msg); err != nil {
 		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+text.CleanError(err))
 	}
-	return p.appendMessage(dst, msg, f)
+	return p.appendMessage(dst, msg, f, max)
 }
 
 // appendMessage encodes msg, a message of the method's output type.
-func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, err error) {
+func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format, max int) (body []byte, contentType string, err error) {
 	pm := msg.ProtoReflect()
 	contentType = f.Media
 	target := pm
@@ -121,27 +148,27 @@ func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.For
 		}
 		body = target.Get(p.Raw.Data).Bytes()
 	case p.field == nil:
-		body, err = marshal(dst, f, msg)
+		body, err = marshal(dst, f, msg, max)
 	case p.isMessage:
-		body, err = marshal(dst, f, target.Interface())
+		body, err = marshal(dst, f, target.Interface(), max)
 	default:
 		contentType = codec.MediaJSON
 		body, err = p.json.AppendField(dst, msg, p.field)
 	}
 	if err != nil {
-		return nil, "", status.Error(codes.Internal, "encoding the response: "+text.CleanError(err))
+		return nil, "", encodingError(err)
 	}
 	return body, contentType, nil
 }
 
 // marshal encodes msg in format f, appending to dst for the built-in
-// JSON and binary codecs.
-func marshal(dst []byte, f *negotiate.Format, msg proto.Message) ([]byte, error) {
+// JSON and binary codecs; the binary codec encodes nothing past max.
+func marshal(dst []byte, f *negotiate.Format, msg proto.Message, max int) ([]byte, error) {
 	switch {
 	case f.JSON != nil:
 		return f.JSON.AppendMarshal(dst, msg)
 	case f.Proto:
-		return codec.Proto{}.AppendMarshal(dst, msg)
+		return codec.Proto{}.AppendMarshalWithin(dst, msg, max)
 	}
 	return f.Codec.Marshal(msg)
 }

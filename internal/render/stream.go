@@ -95,9 +95,12 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 
 // Send writes one message. An error means the client is gone.
 func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
-	body, contentType, err := s.Plan.Append(nil, msg, s.Out)
+	body, contentType, cost, err := s.render(nil, msg)
 	if err != nil {
 		return err
+	}
+	if cost > 0 {
+		defer s.Cfg.Budget.Give(cost)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,14 +115,22 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	}
 	s.seq++
 	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
-	if _, err := s.W.Write(s.buf); err != nil {
-		return ErrClientGone
+	if cost > 0 {
+		defer s.limitWrite()()
 	}
-	if err := s.rc.Flush(); err != nil {
+	_, werr := s.W.Write(s.buf)
+	if cap(s.buf) > maxKeptFrame {
+		s.buf = nil // a stream does not keep its largest message's room
+	}
+	if werr != nil || s.rc.Flush() != nil {
 		return ErrClientGone
 	}
 	return nil
 }
+
+// maxKeptFrame is the largest framing buffer a stream keeps for its next
+// message.
+const maxKeptFrame = 64 << 10
 
 // Finish ends the response. An error before the response started is an
 // ordinary error response (with the StreamError handler's status); after,

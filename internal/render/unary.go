@@ -70,6 +70,7 @@ func (u *Unary) Finish(err error, header, trailer metadata.MD) {
 	}
 	u.finished = true
 	msg, err := u.one.Outcome(err)
+	u.one = One{} // the message is not held once rendered
 	u.Respond(msg, err, header, trailer)
 }
 

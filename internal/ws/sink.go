@@ -70,7 +70,7 @@ func (s *sink) write(msg proto.Message) error {
 	if s.binary || s.plan.Raw != nil {
 		f, typ = s.formats.Binary, websocket.MessageBinary
 	}
-	body, _, err := s.plan.Append(nil, msg, f)
+	body, _, err := s.plan.Append(nil, msg, f, s.cfg.MaxBody)
 	if err != nil {
 		return err
 	}
