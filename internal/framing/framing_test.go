@@ -151,6 +151,45 @@ func TestDelimitedReader(t *testing.T) {
 	}
 }
 
+// TestDelimitedReaderLongStream reads a stream four read buffers long,
+// frames crossing each buffer's end, in the reads a body may arrive in:
+// whole, halves, single bytes (which split every length too). It ends in
+// a frame cut short, after the last whole one. FuzzDelimitedReader's
+// inputs are shorter than a buffer.
+func TestDelimitedReaderLongStream(t *testing.T) {
+	const max = 300 // lengths over 127 take two bytes
+	var in []byte
+	var want []string
+	for i := 0; len(in) < 4*4096; i++ {
+		m := strings.Repeat(string(rune('a'+i%26)), i*7%(max+1))
+		in = binary.AppendUvarint(in, uint64(len(m)))
+		in = append(in, m...)
+		want = append(want, m)
+	}
+	in = append(in, 0xac, 0x02, 'x') // 300 bytes announced, 1 sent
+	for _, read := range []struct {
+		name string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"whole", func(r io.Reader) io.Reader { return r }},
+		{"halves", iotest.HalfReader},
+		{"bytes", iotest.OneByteReader},
+	} {
+		got, err := readAll(NewDelimitedReader(read.wrap(bytes.NewReader(in)), max))
+		if err == nil || !strings.Contains(err.Error(), "inside a message of 300 bytes") {
+			t.Errorf("%s: err = %v, want the stream ending inside a message of 300 bytes", read.name, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d frames, want %d", read.name, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: frame %d is %d bytes %.8q, want %d bytes %.8q", read.name, i, len(got[i]), got[i], len(want[i]), want[i])
+			}
+		}
+	}
+}
+
 func TestChunkReader(t *testing.T) {
 	got, err := readAll(NewChunkReader(strings.NewReader(strings.Repeat("x", 10)), 4))
 	if err != nil || strings.Join(got, "|") != "xxxx|xxxx|xx" {
@@ -167,12 +206,14 @@ func TestChunkReader(t *testing.T) {
 // is a sequence of valid JSON objects, arrays and strings, the reader
 // returns exactly them.
 // Whatever the input, it never panics or returns more than its limit.
+// Inputs are cut at maxFuzzInput bytes: several values at the limit.
 func FuzzJSONReader(f *testing.F) {
 	for _, s := range []string{"{\"a\":1}\n{\"b\":2}", `{"a":"}"}[1]"x"`, "1 2 3", `{"a":`, `"\"`, " [] {} ", `{"a":"\u00e9\\"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const max = 64
+		in = in[:min(len(in), maxFuzzInput)]
 		got, err := readAll(NewJSONReader(bytes.NewReader(in), max))
 		for _, v := range got {
 			if len(v) > max {
