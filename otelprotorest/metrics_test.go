@@ -135,4 +135,3 @@ func TestReloadCounter(t *testing.T) {
 		}
 	}
 }
-
