@@ -26,7 +26,6 @@ var connectivityStates = [...]connectivity.State{
 func ObserveConnectivity(conn *grpc.ClientConn, opts ...Option) (metric.Registration, error) {
 	m := newConfig(opts).meter()
 	gauge, err := m.Int64ObservableGauge("protorest.upstream.connectivity",
-		metric.WithUnit("1"),
 		metric.WithDescription("1 for the connectivity state the upstream connection is in, 0 for the others."))
 	if err != nil {
 		return nil, err
