@@ -117,13 +117,45 @@ func TestCoreDependencies(t *testing.T) {
 		}
 	}
 	// What the packages are built from, tests aside.
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./...").Output()
+	out, err := goCommand("list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, path := range strings.Fields(string(out)) {
 		if path != "github.com/protorest/protorest" && !depAllowed(runtimeDeps, path) {
 			t.Errorf("the core module's code is built with %s; only its tests may use a module outside runtimeDeps", path)
+		}
+	}
+}
+
+// goCommand is the go command run on the core module alone (GOWORK=off):
+// with the versions its go.mod selects, those of a user's build, not the
+// repository's workspace (go.work), whose other modules may select later
+// ones.
+func goCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	return cmd
+}
+
+// publishedModules are the repository's modules, besides the core, that
+// users fetch by version: "go install
+// github.com/protorest/protorest/cmd/protorest@v1.2.3" refuses a module
+// whose go.mod has replace directives, so these require the core by
+// version and are built against this checkout through go.work.
+var publishedModules = []string{"cmd/protorest", "otelprotorest"}
+
+func TestPublishedModulesHaveNoReplace(t *testing.T) {
+	t.Parallel()
+	for _, dir := range publishedModules {
+		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(mod), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "replace") {
+				t.Errorf("%s/go.mod: %q: go install ...@version refuses a module with replace directives; go.work builds it against this checkout", dir, line)
+			}
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package protorest_test
 
 import (
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -36,7 +35,7 @@ func TestVersionFloor(t *testing.T) {
 	for path := range versionFloors {
 		args = append(args, path)
 	}
-	out, err := exec.Command("go", args...).Output()
+	out, err := goCommand(args...).Output()
 	if err != nil {
 		t.Fatalf("go list -m: %v", err)
 	}

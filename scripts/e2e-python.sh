@@ -326,6 +326,30 @@ if start_gateway descriptor-set --upstream "127.0.0.1:$server_port" --descriptor
   stop_gateway descriptor-set
 fi
 
+# 3b. Telemetry: a request's traceparent reaches Python in the same trace,
+#     through the gateway's spans (--otlp-endpoint turns tracing on; no
+#     receiver listens: the export fails in the background, not the
+#     request), and /metrics has the route template's histogram.
+start_server otel 127.0.0.1:0
+metrics_port=$(free_port)
+if start_gateway otel --upstream "127.0.0.1:$server_port" --metrics-listen "127.0.0.1:$metrics_port" \
+  --otlp-endpoint "http://127.0.0.1:$(free_port)"; then
+  trace=4bf92f3577b34da6a3ce929d0e0e4736
+  req -H "Traceparent: 00-$trace-00f067aa0ba902b7-01" "$gateway_url/v1/shelves/none"
+  tp=$(sed -n 's/^Grpc-Metadata-X-Shelf-Traceparent: //p' <<<"$headers")
+  if [[ "$tp" =~ ^00-$trace-[0-9a-f]{16}-01$ && "$tp" != *00f067aa0ba902b7* ]]; then
+    pass "otel: the traceparent reaches Python in the same trace, the gateway's span as parent"
+  else
+    fail "otel: the traceparent reaches Python in the same trace, the gateway's span as parent"; echo "  got:  $tp"
+  fi
+  # TestServeTelemetry (cmd/protorest) parses /metrics with expfmt; here,
+  # a bucket line of the route's series.
+  bucket=$(curl -s "http://127.0.0.1:$metrics_port/metrics" | grep '^http_server_request_duration_seconds_bucket{' |
+    grep -F 'http_route="/v1/{name=shelves/*}"' | grep -F 'http_response_status_code="404"' | grep -F 'le="+Inf"')
+  contains "otel: /metrics: the route template's histogram, one request" "$bucket" '} 1'
+  stop_gateway otel
+fi
+
 # 4. Unix socket upstream, reflection.
 sock="$work/shelf.sock"
 start_server unix "unix:$sock"

@@ -324,7 +324,7 @@ wait_http "http://127.0.0.1:$P/livez"
 out=$(curl -s -w ' %{http_code}' -X POST -d '{"msg":"env"}' "http://127.0.0.1:$P/api/v1/example/upper")
 check "serve: env vars (upstream, listen, success status)" "$out" '{"msg":"ENV"} 201'
 sleep 0.2
-contains "serve: env PROTOREST_LOG_FORMAT=json: an access log line" "$(cat "$work/env.log")" '"msg":"request","method":"POST","path":"/api/v1/example/upper","route":"/api/v1/example/upper","status":201,"grpc_code":"OK"'
+contains "serve: env PROTOREST_LOG_FORMAT=json: an access log line" "$(cat "$work/env.log")" '"msg":"request","http.request.method":"POST","http.route":"/api/v1/example/upper","url.path":"/api/v1/example/upper","http.response.status_code":201,"rpc.method":"example.v1.MySvc/Upper","rpc.response.status_code":"OK"'
 
 # Probes while the upstream is down.
 P=$(free_port)

@@ -9,7 +9,12 @@ import (
 	"strconv"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest"
+	"github.com/protorest/protorest/otelprotorest"
 )
 
 // newLogger is the logger of --log-format and --log-level, on w.
@@ -23,50 +28,112 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// accessLog logs a line per request at info after next has answered it:
+// accessLog logs a line per request after next has answered it, at
+// error for a 5xx and at info otherwise, with the attribute names of
+// OpenTelemetry's semantic conventions, so that the line and the metrics
+// and spans of the same request agree:
 //
-//	method, path, route (the template that matched: r.Pattern, which the
-//	gateway sets; "" when none did or for a proxied gRPC call), status,
-//	grpc_code, bytes (of the body written), duration, remote.
+//	http.request.method, http.route (the template that matched: r.Pattern,
+//	which the gateway sets; "" when none did or for a proxied gRPC call),
+//	url.path, http.response.status_code, rpc.method ("pkg.Svc/Method", when
+//	the route calls one), rpc.response.status_code (its gRPC code,
+//	"NOT_FOUND"; also for an error the gateway answered itself, and for a
+//	proxied gRPC call), http.server.request.duration (seconds),
+//	http.request.body.size and http.response.body.size (bytes read and
+//	written), client.address, user_agent.original, trace_id and span_id
+//	(when the request is traced), error.message (when it failed).
 //
-// grpc_code costs nothing to find: the Grpc-Status header or trailer when
-// the response has one (gRPC calls, streams asked with TE: trailers), else
-// the leading "code" of an error body, which the gateway writes as
-// {"code":N,…}; else OK below 400, and for an error response with another
-// body (a custom route's) the code google/rpc/code.proto maps to its HTTP
-// status, the mapping the gateway uses the other way (statusCode).
+// The outcome comes from the protorest.CallInfo the gateway fills in: the
+// one already in the request's context (otelprotorest.NewHandler's), or
+// one of its own.
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		status := rec.status
-		if status == 0 {
-			status = http.StatusOK
+		ci, observed := protorest.CallInfoFromContext(r.Context())
+		call := r
+		if !observed {
+			ci = new(protorest.CallInfo)
+			call = r.WithContext(protorest.NewCallInfoContext(r.Context(), ci))
 		}
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.String("route", r.Pattern),
-			slog.Int("status", status),
-			slog.String("grpc_code", rec.grpcCode(status).String()),
-			slog.Int64("bytes", rec.bytes),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("remote", r.RemoteAddr),
-		)
+		var body *countingBody
+		if r.Body != nil && r.Body != http.NoBody {
+			body = &countingBody{ReadCloser: r.Body}
+			if call == r {
+				call = r.WithContext(r.Context())
+			}
+			call.Body = body
+		}
+		rec := &recorder{ResponseWriter: w}
+		next.ServeHTTP(rec, call)
+		r.Pattern = call.Pattern
+		code := rec.status
+		if code == 0 {
+			code = http.StatusOK
+		}
+		level := slog.LevelInfo
+		if code >= 500 {
+			level = slog.LevelError
+		}
+		attrs := make([]slog.Attr, 0, 16)
+		attrs = append(attrs,
+			slog.String("http.request.method", r.Method),
+			slog.String("http.route", call.Pattern),
+			slog.String("url.path", r.URL.Path),
+			slog.Int("http.response.status_code", code))
+		if ci.Route != nil && ci.Route.FullMethod != "" {
+			attrs = append(attrs, slog.String("rpc.method", ci.Route.FullMethod[1:]))
+		}
+		if c, ok := rec.grpcCode(ci); ok {
+			attrs = append(attrs, slog.String("rpc.response.status_code", otelprotorest.StatusCodeName(c)))
+		}
+		var read int64
+		if body != nil {
+			read = body.n
+		}
+		attrs = append(attrs,
+			slog.Float64("http.server.request.duration", time.Since(start).Seconds()),
+			slog.Int64("http.request.body.size", read),
+			slog.Int64("http.response.body.size", rec.bytes),
+			slog.String("client.address", clientAddress(r.RemoteAddr)),
+			slog.String("user_agent.original", r.UserAgent()))
+		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
+			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+		}
+		if ci.Err != nil {
+			attrs = append(attrs, slog.String("error.message", status.Convert(ci.Err).Message()))
+		}
+		log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
 
+// clientAddress is the host of a RemoteAddr ("192.0.2.1:1234").
+func clientAddress(remote string) string {
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		return host
+	}
+	return remote
+}
+
+// countingBody counts the bytes read from a request body.
+type countingBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	return n, err
+}
+
 // recorder is the ResponseWriter accessLog gives the handler: it counts
-// what is written, keeps the first bytes of an error body, and passes
+// what is written, and passes
 // flushes, hijacks and the rest of http.ResponseController through
 // (Unwrap), so that streams still stream and WebSockets still upgrade.
 type recorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
-	head   [16]byte // the start of an error body
-	nhead  int
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -79,9 +146,6 @@ func (r *recorder) WriteHeader(code int) {
 func (r *recorder) Write(p []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
-	}
-	if r.status >= 400 && r.nhead < len(r.head) {
-		r.nhead += copy(r.head[r.nhead:], p)
 	}
 	n, err := r.ResponseWriter.Write(p)
 	r.bytes += int64(n)
@@ -108,65 +172,20 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// grpcCode is the gRPC code of the response (see accessLog).
-func (r *recorder) grpcCode(status int) codes.Code {
+// grpcCode is the gRPC code of the outcome, if there is one: the
+// call's or the gateway's error (ci), else a proxied gRPC call's
+// Grpc-Status (header or trailer). A custom route's response has none.
+func (r *recorder) grpcCode(ci *protorest.CallInfo) (codes.Code, bool) {
+	if ci.Err != nil || ci.Route != nil && ci.Route.FullMethod != "" {
+		return ci.Code, true
+	}
 	h := r.Header()
 	for _, v := range [][]string{h["Grpc-Status"], h[http.TrailerPrefix+"Grpc-Status"]} {
 		if len(v) > 0 {
 			if n, err := strconv.Atoi(v[0]); err == nil {
-				return codes.Code(n)
+				return codes.Code(n), true
 			}
 		}
 	}
-	if status < 400 {
-		return codes.OK
-	}
-	if c, ok := leadingCode(r.head[:r.nhead]); ok {
-		return c
-	}
-	return statusCode(status)
-}
-
-// leadingCode reads N from a body that starts {"code":N.
-func leadingCode(b []byte) (codes.Code, bool) {
-	const prefix = `{"code":`
-	if len(b) <= len(prefix) || string(b[:len(prefix)]) != prefix {
-		return 0, false
-	}
-	n, i := 0, len(prefix)
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9' && i < len(prefix)+3; i++ {
-		n = n*10 + int(b[i]-'0')
-	}
-	if i == len(prefix) {
-		return 0, false
-	}
-	return codes.Code(n), true
-}
-
-// statusCode is the gRPC code of an HTTP error status, the inverse of the
-// gateway's table where it is one to one, and of its nearest for the rest.
-func statusCode(status int) codes.Code {
-	switch status {
-	case http.StatusBadRequest:
-		return codes.InvalidArgument
-	case http.StatusUnauthorized:
-		return codes.Unauthenticated
-	case http.StatusForbidden:
-		return codes.PermissionDenied
-	case http.StatusNotFound:
-		return codes.NotFound
-	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
-		return codes.Unimplemented
-	case http.StatusConflict:
-		return codes.Aborted
-	case http.StatusRequestEntityTooLarge, http.StatusTooManyRequests:
-		return codes.ResourceExhausted
-	case 499:
-		return codes.Canceled
-	case http.StatusServiceUnavailable:
-		return codes.Unavailable
-	case http.StatusGatewayTimeout:
-		return codes.DeadlineExceeded
-	}
-	return codes.Unknown
+	return 0, false
 }

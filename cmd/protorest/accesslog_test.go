@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"google.golang.org/grpc/codes"
 )
 
 // accessLines are the access log lines of s so far, decoded (serve runs
@@ -25,6 +23,9 @@ func accessLines(t *testing.T, s *served) []map[string]any {
 	return lines
 }
 
+// TestAccessLog: a line per request with OpenTelemetry's names, the
+// gRPC outcome from the gateway's CallInfo (the method's error, the
+// gateway's own, none for a custom route).
 func TestAccessLog(t *testing.T) {
 	t.Parallel()
 	addr := freeAddr(t)
@@ -36,18 +37,21 @@ func TestAccessLog(t *testing.T) {
 	s.do(t, "DELETE", "/api/v1/example/upper", "")                    // 405
 	s.do(t, "GET", "/healthz", "")                                    // a custom route
 	s.do(t, "GET", "/api/v1/example/watch?count=2&intervalMs=10", "") // a stream
+	const none = ""
 	want := []struct {
 		method, path, route string
 		status              float64
-		code                codes.Code
-		bytes               float64 // -1: any but 0
+		rpcMethod, code     string
+		read                float64
+		written             float64 // -1: any but 0
+		errMsg              bool
 	}{
-		{"POST", "/api/v1/example/upper", "/api/v1/example/upper", 200, codes.OK, 11},
-		{"GET", "/v1/books/", "/v1/books/{name=**}", 400, codes.InvalidArgument, -1},
-		{"GET", "/no/such/route", "", 404, codes.NotFound, -1},
-		{"DELETE", "/api/v1/example/upper", "", 405, codes.Unimplemented, -1},
-		{"GET", "/healthz", "/healthz", 200, codes.OK, -1},
-		{"GET", "/api/v1/example/watch", "/api/v1/example/watch", 200, codes.OK, -1},
+		{"POST", "/api/v1/example/upper", "/api/v1/example/upper", 200, "example.v1.MySvc/Upper", "OK", 11, 11, false},
+		{"GET", "/v1/books/", "/v1/books/{name=**}", 400, "bookstore.v1.BookService/GetBook", "INVALID_ARGUMENT", 0, -1, true},
+		{"GET", "/no/such/route", "", 404, none, "NOT_FOUND", 0, -1, true},
+		{"DELETE", "/api/v1/example/upper", "", 405, none, "UNIMPLEMENTED", 0, -1, true},
+		{"GET", "/healthz", "/healthz", 200, none, none, 0, -1, false},
+		{"GET", "/api/v1/example/watch", "/api/v1/example/watch", 200, "example.v1.MySvc/Watch", "OK", 0, -1, false},
 	}
 	lines := accessLines(t, s)
 	if len(lines) != len(want) {
@@ -55,15 +59,22 @@ func TestAccessLog(t *testing.T) {
 	}
 	for i, w := range want {
 		l := lines[i]
-		if l["method"] != w.method || l["path"] != w.path || l["route"] != w.route || l["status"] != w.status || l["grpc_code"] != w.code.String() ||
-			w.bytes >= 0 && l["bytes"] != w.bytes || w.bytes < 0 && l["bytes"] == 0.0 || l["level"] != "INFO" {
+		str := func(k string) string { v, _ := l[k].(string); return v }
+		if str("http.request.method") != w.method || str("url.path") != w.path || l["http.route"] != w.route ||
+			l["http.response.status_code"] != w.status || str("rpc.method") != w.rpcMethod || str("rpc.response.status_code") != w.code ||
+			l["http.request.body.size"] != w.read ||
+			w.written >= 0 && l["http.response.body.size"] != w.written || w.written < 0 && l["http.response.body.size"] == 0.0 ||
+			l["level"] != "INFO" || (str("error.message") != "") != w.errMsg {
 			t.Errorf("line %d: %v\nwant %+v", i, l, w)
 		}
-		if d, ok := l["duration"].(float64); !ok || d <= 0 {
-			t.Errorf("line %d: duration %v", i, l["duration"])
+		if d, ok := l["http.server.request.duration"].(float64); !ok || d <= 0 || d > 10 {
+			t.Errorf("line %d: duration %v (seconds)", i, l["http.server.request.duration"])
 		}
-		if r, _ := l["remote"].(string); !strings.HasPrefix(r, "127.0.0.1:") {
-			t.Errorf("line %d: remote %v", i, l["remote"])
+		if str("client.address") != "127.0.0.1" || str("user_agent.original") == "" {
+			t.Errorf("line %d: client.address %v, user_agent.original %v", i, l["client.address"], l["user_agent.original"])
+		}
+		if _, ok := l["trace_id"]; ok {
+			t.Errorf("line %d: a trace_id with no tracing: %v", i, l["trace_id"])
 		}
 	}
 }
@@ -76,17 +87,5 @@ func TestAccessLogOff(t *testing.T) {
 	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
 	if out := s.stderr.String(); out != "" {
 		t.Errorf("logged with --access-log=false --log-level warn: %s", out)
-	}
-}
-
-func TestLeadingCode(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]int{`{"code":5,"message"`: 5, `{"code":13}`: 13, `{"code":`: -1, `{"msg":1}`: -1, `{"code":x`: -1} {
-		c, ok := leadingCode([]byte(in))
-		if got := int(c); !ok {
-			got = -1
-		} else if got != want {
-			t.Errorf("leadingCode(%q) = %d, want %d", in, got, want)
-		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/protorest/protorest"
 	"github.com/protorest/protorest/internal/grpcproxy"
+	"github.com/protorest/protorest/otelprotorest"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -31,8 +32,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	tel, err := newTelemetry(ctx, cfg, os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	defer tel.close(log)
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md)
+	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, tel.dialOptions()...)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}
@@ -40,6 +46,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
 	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout}
+	if tel.on() {
+		if err := up.observe(tel.opts); err != nil {
+			return err
+		}
+	}
 	for _, p := range []struct {
 		path string
 		h    http.HandlerFunc
@@ -67,6 +78,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if cfg.accessLog {
 		handler = accessLog(log, handler)
+	}
+	if tel.on() {
+		handler = otelprotorest.NewHandler(handler, tel.opts...)
+	}
+	if tel.metrics != nil {
+		addr, err := tel.serveMetrics(ctx, cfg.metricsListen, log)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "protorest: metrics on http://%s/metrics\n", addr)
 	}
 	lis, err := net.Listen("tcp", cfg.listen)
 	if err != nil {

@@ -131,6 +131,10 @@ type serveConfig struct {
 	logFormat string
 	logLevel  string
 	accessLog bool
+
+	// Telemetry.
+	metricsListen string
+	otlpEndpoint  string
 }
 
 // serveFlags is serve's flag table, bound to c: the order of --help.
@@ -144,6 +148,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		lim  = "Limits"
 		hdr  = "Headers"
 		logs = "Logging"
+		tel  = "Telemetry"
 		web  = "Browsers, compression and proxies"
 	)
 	return []flagSpec{
@@ -291,7 +296,12 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
 			help: "least severe level logged: debug, info, warn or error"},
 		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
-			help: "log a line per request at info: method, path, route template, HTTP status, gRPC code, bytes, duration, remote address"},
+			help: "log a line per request (error for a 5xx, else info) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+
+		{group: tel, name: "metrics-listen", arg: "ADDR", value: stringValue{&c.metricsListen}, def: "none",
+			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads"},
+		{group: tel, name: "otlp-endpoint", arg: "URL", value: stringValue{&c.otlpEndpoint}, def: "none, or $OTEL_EXPORTER_OTLP_ENDPOINT",
+			help: "export traces and metrics by OTLP/gRPC to URL (http://collector:4317 in plaintext, https:// over TLS); the OTEL_* variables (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, …) apply. No endpoint: no traces"},
 	}
 }
 

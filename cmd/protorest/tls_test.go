@@ -73,7 +73,7 @@ func TestServeTLS(t *testing.T) {
 	if err != nil || resp.GetMsg() != "GRPC" {
 		t.Errorf("gRPC over TLS on the same port: %v %v", resp, err)
 	}
-	if !strings.Contains(s.stderr.String(), `path=/example.v1.MySvc/Upper route="" status=200 grpc_code=OK`) {
+	if !strings.Contains(s.stderr.String(), `http.route="" url.path=/example.v1.MySvc/Upper http.response.status_code=200 rpc.response.status_code=OK`) {
 		t.Errorf("no access log line of the gRPC call: %s", s.stderr.String())
 	}
 }

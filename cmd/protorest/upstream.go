@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest"
+	"github.com/protorest/protorest/otelprotorest"
 )
 
 // reconnectBackoff makes a restarted upstream serve again within a
@@ -37,7 +38,7 @@ var reconnectBackoff = backoff.Config{
 // unix:///path, with creds, receiving messages of up to maxRecv bytes,
 // and adding the metadata pairs md to every call: REST and proxied gRPC
 // calls, reflection and health checks alike, since all go through it.
-func dialUpstream(target string, creds credentials.TransportCredentials, callOpts []grpc.CallOption, md []string) (*grpc.ClientConn, error) {
+func dialUpstream(target string, creds credentials.TransportCredentials, callOpts []grpc.CallOption, md []string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
@@ -54,7 +55,7 @@ func dialUpstream(target string, creds credentials.TransportCredentials, callOpt
 			}),
 		)
 	}
-	return grpc.NewClient(target, opts...)
+	return grpc.NewClient(target, append(opts, extra...)...)
 }
 
 // upstream keeps a gateway's routes in step with the upstream server.
@@ -66,6 +67,20 @@ type upstream struct {
 	loadTimeout time.Duration
 
 	loaded atomic.Bool // the gateway has the upstream's routes
+
+	// reloads counts reloads and their failures; nil without telemetry.
+	reloads *otelprotorest.ReloadCounter
+}
+
+// observe reports the connection's state and counts the reloads to the
+// telemetry of opts.
+func (u *upstream) observe(opts []otelprotorest.Option) error {
+	if _, err := otelprotorest.ObserveConnectivity(u.conn, opts...); err != nil {
+		return err
+	}
+	rc, err := otelprotorest.NewReloadCounter(opts...)
+	u.reloads = rc
+	return err
 }
 
 // register loads the upstream's routes. An upstream that cannot be reached
@@ -159,7 +174,11 @@ func (u *upstream) watch(ctx context.Context, changes chan<- connectivity.State)
 func (u *upstream) reload(ctx context.Context, why string) bool {
 	ctx, cancel := context.WithTimeout(ctx, u.loadTimeout)
 	defer cancel()
-	if err := u.gw.Reload(ctx); err != nil {
+	err := u.gw.Reload(ctx)
+	if u.reloads != nil {
+		u.reloads.Add(ctx, err)
+	}
+	if err != nil {
 		u.log.Warn("reload failed; keeping the routes loaded before", "reason", why, "upstream", u.target, "error", err)
 		return false
 	}

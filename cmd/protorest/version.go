@@ -69,3 +69,12 @@ func versionText(bi *debug.BuildInfo) string {
 	fmt.Fprintf(&b, "go        %s %s/%s\n", goVersion, runtime.GOOS, runtime.GOARCH)
 	return b.String()
 }
+
+// moduleVersion is the binary's module version (see versionText), for
+// telemetry's service.version.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "unknown"
+}

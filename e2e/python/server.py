@@ -17,7 +17,8 @@ What the test looks for:
     (the hex of the caller's x-trace-bin) and x-shelf-received (the
     metadata it got whose keys a gateway owns or a proxy uses:
     authorization, grpcgateway-*, x-forwarded-*, proxy-*, as
-    "key=value;…" sorted), and trailing metadata
+    "key=value;…" sorted), x-shelf-traceparent (the W3C traceparent it
+    got, "" for none), and trailing metadata
     x-shelf-trailer: done, or x-shelf-trailer: missing with its NOT_FOUND;
   * a missing shelf is NOT_FOUND with a google.rpc.ResourceInfo detail, a
     bad request INVALID_ARGUMENT with a google.rpc.BadRequest detail;
@@ -118,6 +119,7 @@ class Shelves(shelf_pb2_grpc.ShelvesServicer):
                 ("x-shelf-etag-bin", ETAG),
                 ("x-shelf-trace-hex", trace.hex()),
                 ("x-shelf-received", ";".join(owned)),
+                ("x-shelf-traceparent", _metadata(context, "traceparent") or ""),
             )
         )
         with self._lock:
