@@ -18,9 +18,7 @@
 package openapi
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -74,14 +72,9 @@ type Rule struct {
 // an operation ID already taken gets a suffix.
 func Build(routes []Route, opts Options) []byte {
 	doc := New(routes, opts)
-	var buf bytes.Buffer
-	buf.Grow(512 * (len(routes) + len(doc.Components.Schemas)))
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		panic("openapi: internal error: " + err.Error()) // the model has only encodable values
-	}
-	return buf.Bytes()
+	e := encoder{b: make([]byte, 0, 1024*(len(routes)+len(doc.Components.Schemas)))}
+	e.document(doc)
+	return e.b
 }
 
 // New returns the document of routes; see Build.
