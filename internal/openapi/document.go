@@ -85,7 +85,7 @@ func New(routes []Route, opts Options) *Document {
 	doc := &Document{
 		OpenAPI: Version,
 		Info:    Info{Title: opts.Title, Version: opts.Version, Description: opts.Description},
-		Paths:   map[string]*PathItem{},
+		Paths:   make(map[string]*PathItem, len(routes)),
 	}
 	if doc.Info.Title == "" {
 		doc.Info.Title = "protorest"
@@ -97,7 +97,7 @@ func New(routes []Route, opts Options) *Document {
 		doc.Servers = append(doc.Servers, Server{URL: s})
 	}
 	ids := newOperationIDs(routes)
-	shapes := pathShapes{}
+	shapes := make(pathShapes, len(routes))
 	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
 	for i := range routes {
 		r := &routes[i]
@@ -118,7 +118,7 @@ func New(routes []Route, opts Options) *Document {
 	}
 	for _, name := range slices.Sorted(maps.Keys(services)) {
 		sd := services[name]
-		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: comment(sd).text()})
+		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: b.comment(sd).text()})
 	}
 	doc.Components.Schemas = b.schemas
 	if b.errorUsed {
