@@ -72,9 +72,8 @@ type Rule struct {
 // an operation ID already taken gets a suffix.
 func Build(routes []Route, opts Options) []byte {
 	doc := New(routes, opts)
-	e := encoder{b: make([]byte, 0, 1024*(len(routes)+len(doc.Components.Schemas)))}
-	e.document(doc)
-	return e.b
+	var e encoder
+	return e.document(make([]byte, 0, 1024*(len(routes)+len(doc.Components.Schemas))), doc)
 }
 
 // New returns the document of routes; see Build.

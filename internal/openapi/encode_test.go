@@ -26,8 +26,7 @@ func encodingJSON(t testing.TB, v any) []byte {
 
 func encodeDocument(d *Document) []byte {
 	var e encoder
-	e.document(d)
-	return e.b
+	return e.document(nil, d)
 }
 
 // checkSameJSON fails unless the encoder writes d as encoding/json does,
@@ -186,18 +185,18 @@ func fillRandom(r *rand.Rand, v reflect.Value, depth int) {
 	}
 }
 
-// The primitives, alone.
-func TestEncodeMap(t *testing.T) {
+// Maps in maps share the key stack; objects empty and not.
+func TestAppendMap(t *testing.T) {
 	t.Parallel()
 	e := encoder{keys: make([]string, 0, 1)} // nested maps move the key stack
-	encodeMap(&e, map[string]map[string]*Schema{
+	got := appendMap(&e, []byte("x"), map[string]map[string]*Schema{
 		"b": {"z": nil, "y": {Type: "string"}, "\u2028": {}},
 		"a": nil,
 		"c": {},
-	}, func(e *encoder, m map[string]*Schema) { encodeMap(e, m, (*encoder).schema) })
-	want := `{"a":null,"b":{"y":{"type":"string"},"z":null,"\u2028":{}},"c":{}}`
-	if string(e.b) != want {
-		t.Errorf("got  %s\nwant %s", e.b, want)
+	}, func(e *encoder, b []byte, m map[string]*Schema) []byte { return appendMap(e, b, m, (*encoder).schema) })
+	want := `x{"a":null,"b":{"y":{"type":"string"},"z":null,"\u2028":{}},"c":{}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	if len(e.keys) != 0 {
 		t.Errorf("%d keys left on the stack", len(e.keys))

@@ -11,28 +11,73 @@ import (
 
 // The JSON primitives of encode.go. Each writes what encoding/json writes
 // with SetEscapeHTML(false): encode_test.go holds them to it.
+//
+// An object's members are appended each after a comma, its key written
+// with it (`,"name":`, a constant for a struct field); endObject then
+// turns the first comma into the object's '{'. So a member that
+// omitempty leaves out costs only its test.
+
+// endObject ends the object whose members were appended to b from start
+// on.
+func endObject(b []byte, start int) []byte {
+	if len(b) == start {
+		return append(b, "{}"...)
+	}
+	b[start] = '{'
+	return append(b, '}')
+}
+
+// appendMapKey appends a member's comma and key k, escaped.
+func appendMapKey(b []byte, k string) []byte {
+	b = append(b, ',')
+	b = appendString(b, k)
+	return append(b, ':')
+}
+
+// omitString appends the member key: v unless v is empty (omitempty); key
+// is `,"name":`.
+func omitString(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return appendString(append(b, key...), v)
+}
+
+// omitTrue appends the member key: true when v is (omitempty).
+func omitTrue(b []byte, key string, v bool) []byte {
+	if !v {
+		return b
+	}
+	b = append(b, key...)
+	return append(b, "true"...)
+}
+
+// omitInt appends the member key: *v unless v is nil (omitempty).
+func omitInt(b []byte, key string, v *int64) []byte {
+	if v == nil {
+		return b
+	}
+	return strconv.AppendInt(append(b, key...), *v, 10)
+}
 
 // appendString appends s as a JSON string: the quote, the backslash and
 // control characters escaped (\b, \f, \n, \r, \t or \u00XX), U+2028 and
 // U+2029 too, and each byte of invalid UTF-8 written as U+FFFD.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
-	for len(s) > 0 {
+	for {
 		i := jsonstr.Index(s)
 		b = appendRun(b, s[:i])
-		s = s[i:]
-		if s == "" {
-			break
+		if i == len(s) {
+			return append(b, '"')
 		}
-		if c := s[0]; c < utf8.RuneSelf {
+		if c := s[i]; c < utf8.RuneSelf {
 			b = appendEscaped(b, c)
-			s = s[1:]
-			continue
+		} else {
+			b = append(b, `\ufffd`...) // Index stops at a multi-byte rune only when it is invalid
 		}
-		b = append(b, `\ufffd`...) // Index stops at a multi-byte rune only when it is invalid
-		s = s[1:]
+		s = s[i+1:]
 	}
-	return append(b, '"')
 }
 
 // appendRun appends a run that a JSON string holds as it is, but for
@@ -76,73 +121,6 @@ func appendEscaped(b []byte, c byte) []byte {
 	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 }
 
-// An object writes the members of one JSON object: a comma before each
-// but the first. A key that is a struct field's name is written as it
-// is (each is plain ASCII); a map's keys are escaped.
-type object struct {
-	e     *encoder
-	first bool
-}
-
-// object starts an object.
-func (e *encoder) object() object {
-	e.b = append(e.b, '{')
-	return object{e: e, first: true}
-}
-
-// end ends the object.
-func (o *object) end() { o.e.b = append(o.e.b, '}') }
-
-// key starts the member named k, a field name that needs no escaping.
-func (o *object) key(k string) {
-	if !o.first {
-		o.e.b = append(o.e.b, ',')
-	}
-	o.first = false
-	o.e.b = append(o.e.b, '"')
-	o.e.b = append(o.e.b, k...)
-	o.e.b = append(o.e.b, '"', ':')
-}
-
-// mapKey starts the member named k, a map's key.
-func (o *object) mapKey(k string) {
-	if !o.first {
-		o.e.b = append(o.e.b, ',')
-	}
-	o.first = false
-	o.e.b = appendString(o.e.b, k)
-	o.e.b = append(o.e.b, ':')
-}
-
-// string writes the member k: v.
-func (o *object) string(k, v string) {
-	o.key(k)
-	o.e.b = appendString(o.e.b, v)
-}
-
-// omitString writes the member k: v unless v is empty (omitempty).
-func (o *object) omitString(k, v string) {
-	if v != "" {
-		o.string(k, v)
-	}
-}
-
-// omitBool writes the member k: true when v is (omitempty).
-func (o *object) omitBool(k string, v bool) {
-	if v {
-		o.key(k)
-		o.e.b = append(o.e.b, "true"...)
-	}
-}
-
-// omitInt writes the member k: *v unless v is nil (omitempty).
-func (o *object) omitInt(k string, v *int64) {
-	if v != nil {
-		o.key(k)
-		o.e.b = strconv.AppendInt(o.e.b, *v, 10)
-	}
-}
-
 // appendStrings appends a list of strings; nil is null.
 func appendStrings(b []byte, list []string) []byte {
 	if list == nil {
@@ -158,26 +136,25 @@ func appendStrings(b []byte, list []string) []byte {
 	return append(b, ']')
 }
 
-// encodeMap writes m as an object, its keys in order as encoding/json
+// appendMap appends m as an object, its keys in order as encoding/json
 // sorts them, each value with value; nil is null. The keys are sorted on
 // e.keys, a stack that nested maps share, so that a build sorts without
 // allocating once the stack is deep enough.
-func encodeMap[V any](e *encoder, m map[string]V, value func(*encoder, V)) {
+func appendMap[V any](e *encoder, b []byte, m map[string]V, value func(*encoder, []byte, V) []byte) []byte {
 	if m == nil {
-		e.b = append(e.b, "null"...)
-		return
+		return append(b, "null"...)
 	}
-	start := len(e.keys)
+	base := len(e.keys)
 	for k := range m {
 		e.keys = append(e.keys, k)
 	}
-	keys := e.keys[start:] // a nested map may move e.keys; this stays as it is
+	keys := e.keys[base:] // a nested map may move e.keys; this stays as it is
 	slices.Sort(keys)
-	o := e.object()
+	start := len(b)
 	for _, k := range keys {
-		o.mapKey(k)
-		value(e, m[k])
+		b = appendMapKey(b, k)
+		b = value(e, b, m[k])
 	}
-	o.end()
-	e.keys = e.keys[:start]
+	e.keys = e.keys[:base]
+	return endObject(b, start)
 }
