@@ -78,8 +78,7 @@ func Build(routes []Route, opts Options) []byte {
 
 // New returns the document of routes; see Build.
 func New(routes []Route, opts Options) *Document {
-	routes = slices.Clone(routes)
-	slices.SortStableFunc(routes, compareRoutes)
+	routes = sortRoutes(routes)
 	b := newBuilder(opts)
 	doc := &Document{
 		OpenAPI: Version,
@@ -126,22 +125,58 @@ func New(routes []Route, opts Options) *Document {
 	return doc
 }
 
-// compareRoutes orders rules by service, method and binding, before
-// custom routes by template and method.
-func compareRoutes(a, b Route) int {
-	switch {
-	case a.Rule != nil && b.Rule != nil:
-		ma, mb := a.Rule.Method, b.Rule.Method
-		return cmp.Or(
-			cmp.Compare(ma.Parent().FullName(), mb.Parent().FullName()),
-			cmp.Compare(ma.Index(), mb.Index()),
-			cmp.Compare(a.Rule.Binding, b.Rule.Binding))
-	case a.Rule != nil:
-		return -1
-	case b.Rule != nil:
-		return 1
+// sortRoutes returns routes in the document's order: rules by service,
+// method and binding, before custom routes by template and method;
+// routes equal in that order stay in the order given. Each route's key is
+// read once, not at each comparison.
+func sortRoutes(routes []Route) []Route {
+	keys := make([]routeKey, len(routes))
+	for i := range routes {
+		keys[i] = newRouteKey(&routes[i], i)
 	}
-	return cmp.Or(cmp.Compare(a.Template.String(), b.Template.String()), cmp.Compare(a.Method, b.Method))
+	slices.SortFunc(keys, compareRouteKeys)
+	sorted := make([]Route, len(routes))
+	for i, k := range keys {
+		sorted[i] = routes[k.index]
+	}
+	return sorted
+}
+
+// A routeKey is what orders a route: its rule's service, method and
+// binding, or a custom route's template and method; then its index in
+// the routes given.
+type routeKey struct {
+	custom   bool
+	service  protoreflect.FullName
+	method   int // the method's index in its service
+	binding  int
+	template string
+	verb     string // a custom route's HTTP method
+	index    int
+}
+
+func newRouteKey(r *Route, index int) routeKey {
+	if r.Rule == nil {
+		return routeKey{custom: true, template: r.Template.String(), verb: r.Method, index: index}
+	}
+	md := r.Rule.Method
+	return routeKey{service: md.Parent().FullName(), method: md.Index(), binding: r.Rule.Binding, index: index}
+}
+
+func compareRouteKeys(a, b routeKey) int {
+	if a.custom != b.custom {
+		if a.custom {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Or(
+		cmp.Compare(a.service, b.service),
+		cmp.Compare(a.method, b.method),
+		cmp.Compare(a.binding, b.binding),
+		cmp.Compare(a.template, b.template),
+		cmp.Compare(a.verb, b.verb),
+		cmp.Compare(a.index, b.index))
 }
 
 // operationMethods returns the OpenAPI methods of an HTTP method: "*"
