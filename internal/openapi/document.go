@@ -15,6 +15,10 @@
 //	streaming.go  server, client and bidirectional streams: per-line schemas by framing
 //	comments.go   summaries and descriptions from the descriptors' source comments
 //	yaml.go       the document as YAML, from its JSON
+//
+// encode.go writes the document as JSON, by hand (jsonwrite.go holds its
+// primitives): megabytes for thousands of routes, in the bytes
+// encoding/json would write.
 package openapi
 
 import (

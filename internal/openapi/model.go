@@ -8,7 +8,9 @@ import (
 // The OpenAPI 3.1 objects the document uses, as they are written: the
 // field order is the order of the output, and omitempty leaves out what
 // a route does not have. Maps are written in key order, which keeps the
-// document deterministic.
+// document deterministic. Build writes them with encode.go, which writes
+// the bytes encoding/json writes for them (encode_test.go compares the
+// two): a field added here is written there too.
 
 // Document is an OpenAPI 3.1 document.
 type Document struct {
