@@ -13,10 +13,17 @@ type docComment string
 
 // comment returns the leading comment of d, "" when the descriptors carry
 // no source info (generated Go code keeps none; .proto files compiled
-// in-process, and some reflection servers, do).
-func comment(d protoreflect.Descriptor) docComment {
+// in-process, and some reflection servers, do). A build asks for the
+// comments of a method's rules, and of the fields of its messages, many
+// times: each is looked up (by the descriptor's path) and cleaned once.
+func (b *builder) comment(d protoreflect.Descriptor) docComment {
+	if c, ok := b.comments[d]; ok {
+		return c
+	}
 	loc := d.ParentFile().SourceLocations().ByDescriptor(d)
-	return cleanComment(loc.LeadingComments)
+	c := cleanComment(loc.LeadingComments)
+	b.comments[d] = c
+	return c
 }
 
 func cleanComment(raw string) docComment {

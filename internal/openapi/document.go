@@ -15,12 +15,14 @@
 //	streaming.go  server, client and bidirectional streams: per-line schemas by framing
 //	comments.go   summaries and descriptions from the descriptors' source comments
 //	yaml.go       the document as YAML, from its JSON
+//
+// encode.go writes the document as JSON, by hand (jsonwrite.go holds its
+// primitives): megabytes for thousands of routes, in the bytes
+// encoding/json would write.
 package openapi
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -74,25 +76,18 @@ type Rule struct {
 // an operation ID already taken gets a suffix.
 func Build(routes []Route, opts Options) []byte {
 	doc := New(routes, opts)
-	var buf bytes.Buffer
-	buf.Grow(512 * (len(routes) + len(doc.Components.Schemas)))
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		panic("openapi: internal error: " + err.Error()) // the model has only encodable values
-	}
-	return buf.Bytes()
+	var e encoder
+	return e.document(make([]byte, 0, 1024*(len(routes)+len(doc.Components.Schemas))), doc)
 }
 
 // New returns the document of routes; see Build.
 func New(routes []Route, opts Options) *Document {
-	routes = slices.Clone(routes)
-	slices.SortStableFunc(routes, compareRoutes)
+	routes = sortRoutes(routes)
 	b := newBuilder(opts)
 	doc := &Document{
 		OpenAPI: Version,
 		Info:    Info{Title: opts.Title, Version: opts.Version, Description: opts.Description},
-		Paths:   map[string]*PathItem{},
+		Paths:   make(map[string]*PathItem, len(routes)),
 	}
 	if doc.Info.Title == "" {
 		doc.Info.Title = "protorest"
@@ -104,7 +99,7 @@ func New(routes []Route, opts Options) *Document {
 		doc.Servers = append(doc.Servers, Server{URL: s})
 	}
 	ids := newOperationIDs(routes)
-	shapes := pathShapes{}
+	shapes := make(pathShapes, len(routes))
 	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
 	for i := range routes {
 		r := &routes[i]
@@ -125,7 +120,7 @@ func New(routes []Route, opts Options) *Document {
 	}
 	for _, name := range slices.Sorted(maps.Keys(services)) {
 		sd := services[name]
-		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: comment(sd).text()})
+		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: b.comment(sd).text()})
 	}
 	doc.Components.Schemas = b.schemas
 	if b.errorUsed {
@@ -134,22 +129,58 @@ func New(routes []Route, opts Options) *Document {
 	return doc
 }
 
-// compareRoutes orders rules by service, method and binding, before
-// custom routes by template and method.
-func compareRoutes(a, b Route) int {
-	switch {
-	case a.Rule != nil && b.Rule != nil:
-		ma, mb := a.Rule.Method, b.Rule.Method
-		return cmp.Or(
-			cmp.Compare(ma.Parent().FullName(), mb.Parent().FullName()),
-			cmp.Compare(ma.Index(), mb.Index()),
-			cmp.Compare(a.Rule.Binding, b.Rule.Binding))
-	case a.Rule != nil:
-		return -1
-	case b.Rule != nil:
-		return 1
+// sortRoutes returns routes in the document's order: rules by service,
+// method and binding, before custom routes by template and method;
+// routes equal in that order stay in the order given. Each route's key is
+// read once, not at each comparison.
+func sortRoutes(routes []Route) []Route {
+	keys := make([]routeKey, len(routes))
+	for i := range routes {
+		keys[i] = newRouteKey(&routes[i], i)
 	}
-	return cmp.Or(cmp.Compare(a.Template.String(), b.Template.String()), cmp.Compare(a.Method, b.Method))
+	slices.SortFunc(keys, compareRouteKeys)
+	sorted := make([]Route, len(routes))
+	for i, k := range keys {
+		sorted[i] = routes[k.index]
+	}
+	return sorted
+}
+
+// A routeKey is what orders a route: its rule's service, method and
+// binding, or a custom route's template and method; then its index in
+// the routes given.
+type routeKey struct {
+	custom   bool
+	service  protoreflect.FullName
+	method   int // the method's index in its service
+	binding  int
+	template string
+	verb     string // a custom route's HTTP method
+	index    int
+}
+
+func newRouteKey(r *Route, index int) routeKey {
+	if r.Rule == nil {
+		return routeKey{custom: true, template: r.Template.String(), verb: r.Method, index: index}
+	}
+	md := r.Rule.Method
+	return routeKey{service: md.Parent().FullName(), method: md.Index(), binding: r.Rule.Binding, index: index}
+}
+
+func compareRouteKeys(a, b routeKey) int {
+	if a.custom != b.custom {
+		if a.custom {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Or(
+		cmp.Compare(a.service, b.service),
+		cmp.Compare(a.method, b.method),
+		cmp.Compare(a.binding, b.binding),
+		cmp.Compare(a.template, b.template),
+		cmp.Compare(a.verb, b.verb),
+		cmp.Compare(a.index, b.index))
 }
 
 // operationMethods returns the OpenAPI methods of an HTTP method: "*"

@@ -8,7 +8,9 @@ import (
 // The OpenAPI 3.1 objects the document uses, as they are written: the
 // field order is the order of the output, and omitempty leaves out what
 // a route does not have. Maps are written in key order, which keeps the
-// document deterministic.
+// document deterministic. Build writes them with encode.go, which writes
+// the bytes encoding/json writes for them (encode_test.go compares the
+// two): a field added here is written there too.
 
 // Document is an OpenAPI 3.1 document.
 type Document struct {
@@ -146,22 +148,27 @@ func (p *Properties) Add(name string, s *Schema) {
 	p.Schemas = append(p.Schemas, s)
 }
 
-// MarshalJSON writes the properties as an object, in order.
+// MarshalJSON writes the properties as an object, in order. Like Build,
+// it leaves '<', '>' and '&' as they are (json.Marshal would escape them,
+// and only inside properties).
 func (p *Properties) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
 	b.WriteByte('{')
 	for i, name := range p.Names {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(name)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(p.Schemas[i])
-		if err != nil {
+		if err := enc.Encode(name); err != nil {
 			return nil, err
 		}
-		b.Write(v)
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(p.Schemas[i]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil

@@ -37,7 +37,7 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 	md := rule.Method
 	sd := md.Parent()
 	op.Tags = []string{string(sd.FullName())}
-	op.Summary, op.Description = comment(md).split()
+	op.Summary, op.Description = b.comment(md).split()
 	op.GRPCMethod = string(sd.FullName()) + "/" + string(md.Name())
 	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
 		op.Deprecated = true
@@ -196,7 +196,7 @@ type operationIDs struct {
 }
 
 func newOperationIDs(routes []Route) *operationIDs {
-	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: map[string]bool{}, next: map[string]int{}}
+	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: make(map[string]bool, len(routes)), next: map[string]int{}}
 	seen := map[protoreflect.FullName]bool{}
 	for _, r := range routes {
 		if r.Rule == nil {

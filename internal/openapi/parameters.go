@@ -33,7 +33,7 @@ func (b *builder) pathParameters(p *openPath, input protoreflect.MessageDescript
 					notes = append(notes, "Comma-separated values.")
 					param.Schema = &Schema{Type: "string"}
 				}
-				if c := comment(fd).text(); c != "" {
+				if c := b.comment(fd).text(); c != "" {
 					notes = append([]string{c}, notes...)
 				}
 			}
@@ -55,7 +55,7 @@ func (b *builder) queryParameters(q *bind.Query) []*Parameter {
 		if fd.IsList() {
 			param.Style, param.Explode = "form", ptr(true)
 		}
-		desc := comment(fd).text()
+		desc := b.comment(fd).text()
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			if desc != "" {
 				desc += "\n\n"

@@ -48,6 +48,15 @@ func (p *openPath) value(i int) string {
 // leadingSlash.
 func (p *openPath) join(pieces []piece, leadingSlash bool) string {
 	var b strings.Builder
+	n := len(pieces)
+	for _, pc := range pieces {
+		if pc.param < 0 {
+			n += len(pc.literal)
+		} else {
+			n += len(p.params[pc.param].name) + len("{}")
+		}
+	}
+	b.Grow(n)
 	for i, pc := range pieces {
 		if i > 0 || leadingSlash {
 			b.WriteByte('/')
@@ -66,6 +75,11 @@ func (p *openPath) join(pieces []piece, leadingSlash bool) string {
 // shape is the path without its parameters' names.
 func (p *openPath) shape() string {
 	var b strings.Builder
+	n := len(p.pieces) + len(":") + len(p.verb)
+	for _, pc := range p.pieces {
+		n += max(len(pc.literal), len("{}"))
+	}
+	b.Grow(n)
 	for _, pc := range p.pieces {
 		b.WriteByte('/')
 		if pc.param < 0 {
@@ -74,7 +88,8 @@ func (p *openPath) shape() string {
 			b.WriteString("{}")
 		}
 	}
-	b.WriteString(":" + p.verb)
+	b.WriteByte(':')
+	b.WriteString(p.verb)
 	return b.String()
 }
 
@@ -116,7 +131,13 @@ func (s pathShapes) path(t *httprule.Template) *openPath {
 // wildcard by its field path, its wildcards f, f_1, f_2… when it has
 // several, and wildcards outside variables _segment, _segment_1….
 func expand(t *httprule.Template) *openPath {
-	p := &openPath{verb: t.Verb}
+	wildcards := 0
+	for _, seg := range t.Segments {
+		if seg.Kind != httprule.Literal {
+			wildcards++
+		}
+	}
+	p := &openPath{verb: t.Verb, pieces: make([]piece, 0, len(t.Segments)), params: make([]pathParam, 0, wildcards)}
 	unique := func(base string) string {
 		name := base
 		for i := 1; slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name }); i++ {

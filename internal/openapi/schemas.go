@@ -15,11 +15,12 @@ import (
 type builder struct {
 	opts      Options
 	schemas   map[string]*Schema
-	errorUsed bool // an operation refers to the error response
+	comments  map[protoreflect.Descriptor]docComment // see comment
+	errorUsed bool                                   // an operation refers to the error response
 }
 
 func newBuilder(opts Options) *builder {
-	return &builder{opts: opts, schemas: map[string]*Schema{}}
+	return &builder{opts: opts, schemas: map[string]*Schema{}, comments: map[protoreflect.Descriptor]docComment{}}
 }
 
 // ref returns a reference to the component of a message or enum.
@@ -49,7 +50,7 @@ func (b *builder) messageSchema(md protoreflect.MessageDescriptor) *Schema {
 // Unknown fields are ignored by the gateway, so additionalProperties is
 // left open.
 func (b *builder) fillMessage(s *Schema, md protoreflect.MessageDescriptor) {
-	s.Description = comment(md).text()
+	s.Description = b.comment(md).text()
 	fields := md.Fields()
 	s.Properties = &Properties{}
 	for i := range fields.Len() {
@@ -113,7 +114,7 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() && s.Type != "null" && !isAnything(s) {
 		s = &Schema{AnyOf: []*Schema{s, {Type: "null"}}}
 	}
-	desc := comment(fd).text()
+	desc := b.comment(fd).text()
 	fb := behaviors(fd)
 	for _, note := range []struct {
 		on   bool
@@ -219,7 +220,7 @@ func (b *builder) enumSchema(ed protoreflect.EnumDescriptor) *Schema {
 	if b.opts.JSON.UseEnumNumbers {
 		s.Type, s.Format = "integer", "int32"
 	}
-	desc := comment(ed).text()
+	desc := b.comment(ed).text()
 	seen := map[protoreflect.EnumNumber]bool{}
 	values := ed.Values()
 	for i := range values.Len() {
@@ -233,7 +234,7 @@ func (b *builder) enumSchema(ed protoreflect.EnumDescriptor) *Schema {
 		} else {
 			s.Enum = append(s.Enum, string(v.Name()))
 		}
-		if c := comment(v).text(); c != "" {
+		if c := b.comment(v).text(); c != "" {
 			if desc != "" {
 				desc += "\n"
 			}

@@ -173,11 +173,9 @@ func plainKey(k string) bool {
 	return true
 }
 
+// writeQuoted writes s as a JSON string, as the JSON document has it.
 func writeQuoted(out *bytes.Buffer, s string) {
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)               // cannot fail for a string
-	out.Truncate(out.Len() - 1) // Encode's newline
+	out.Write(appendString(out.AvailableBuffer(), s))
 }
 
 func pad(out *bytes.Buffer, n int) {
