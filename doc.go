@@ -274,7 +274,8 @@
 // descriptors keep source info. The document is built on first use after
 // the routes change and cached; OpenAPIHandler serves it as JSON or YAML
 // with an ETag (304 on If-None-Match). WithOpenAPIInfo sets its title,
-// version and servers.
+// version and servers. Package docsui serves a documentation page of it
+// (Swagger UI, embedded), with Try-it on the gateway.
 //
 // # API changes
 //

@@ -6,7 +6,13 @@
 # a bad request fails the EventSource for good, and MySvc.Chat runs over a
 # WebSocket; a page from another origin that the demo allows calls the API
 # with a PATCH, and one from an origin it does not allow is blocked
-# (e2e/browser/check.py).
+# (e2e/browser/check.py). Then the docs page, /docs/: Swagger UI draws
+# every operation of the demo's document, with no console error (nor CSP
+# violation) and no request to another host (DevTools' network log), and
+# its Try-it on GET /v1/shelves gets a 200; a screenshot of it goes to
+# $DOCS_SCREENSHOT (DOCS_SCREENSHOT=docs/docs-page.png renews the README's).
+# And the vendored Swagger UI is swagger-ui-dist's, downloaded again
+# (scripts/swaggerui.sh --check, with npm).
 #
 # Chromium is driven by Debian's chromedriver over W3C WebDriver, which is
 # plain HTTP and JSON: the checks need only python3's standard library.
@@ -152,7 +158,7 @@ setup_time=$((SECONDS - script_start))
 tests_start=$SECONDS
 rc=0
 "$PYTHON" "$root/e2e/browser/check.py" --webdriver "http://127.0.0.1:$driver_port" \
-  --chromium "$CHROMIUM" --user-data-dir "$work/profile" \
+  --chromium "$CHROMIUM" --user-data-dir "$work/profile" --screenshot "${DOCS_SCREENSHOT:-$work/docs-page.png}" \
   "http://localhost:$http_port" >"$work/check.out" 2>&1 &
 check_pid=$! # waited for in the background, so that a signal ends the run at once
 wait "$check_pid" || rc=$?
@@ -171,6 +177,12 @@ fi
 if grep -q 'panic' "$work/demo.log"; then
   fail "the demo log has no panic"
   grep -A12 'panic' "$work/demo.log" | sed 's/^/  | /' | head -40
+fi
+
+if out=$(bash scripts/swaggerui.sh --check 2>&1); then
+  pass "docsui/swagger-ui is swagger-ui-dist's (scripts/swaggerui.sh --check)"
+else
+  fail "docsui/swagger-ui is swagger-ui-dist's (scripts/swaggerui.sh --check)"; printf '%s\n' "$out" | tail -5 | sed 's/^/  | /'
 fi
 
 summary

@@ -52,3 +52,28 @@ issue_cert() {
   mv "$d/$name.key.new" "$d/$name.key"
   mv "$d/$name.pem.new" "$d/$name.pem"
 }
+
+# cached_venv NAME PACKAGE==VERSION...: the python of a venv with exactly
+# these packages, kept under ${CACHE:-~/.cache/protorest-e2e} between runs
+# (one per name and package list; pip runs only the first time, under a
+# lock). Creates it with $PYTHON, installing python3-venv when missing.
+cached_venv() {
+  local name=$1 key dir
+  shift
+  key=$(printf '%s\n' "$@" | sha256sum | cut -c1-12)
+  dir=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/protorest-e2e}/$name-$key
+  mkdir -p "$(dirname "$dir")"
+  (
+    flock 9
+    [ -f "$dir/.complete" ] && exit 0
+    rm -rf "$dir"
+    if ! "${PYTHON:-python3}" -m venv "$dir" >/dev/null 2>&1; then
+      apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+      rm -rf "$dir"
+      "${PYTHON:-python3}" -m venv "$dir"
+    fi
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-input "$@" >&2
+    touch "$dir/.complete"
+  ) 9>"$dir.lock" || return 1
+  echo "$dir/bin/python"
+}

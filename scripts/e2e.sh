@@ -78,8 +78,9 @@ H="http://localhost:$HTTP_PORT"
 # (localhost and the ports are the demo's), under pipefail, with curl
 # failing on an HTTP error (a wrapper first in PATH adds --fail-with-body
 # and --silent --show-error) and grpcurl the one installed above: each
-# must exit 0 and print something. "open …/ui/" is left to the browser
-# end-to-end test (scripts/e2e-browser.sh), which loads that page.
+# must exit 0 and print something. "open …/ui/" and "open …/docs/" are
+# left to the browser end-to-end test (scripts/e2e-browser.sh), which
+# loads those pages.
 for _ in $(seq 1 100); do grep -q '^Try:$' "$work/demo.log" && break; sleep 0.1; done
 mkdir "$work/try"
 printf '#!/bin/sh\nexec %q --fail-with-body --silent --show-error --max-time 20 "$@"\n' "$(command -v curl)" >"$work/try/curl"

@@ -62,6 +62,14 @@ func (c *serveConfig) check() error {
 			return errors.New(`--openapi-path is empty: give a path, or --openapi=false`)
 		}
 		probes = append(probes, struct{ flag, path string }{"openapi-path", c.openapiPath + ".json"}, struct{ flag, path string }{"openapi-path", c.openapiPath + ".yaml"})
+		if c.docs {
+			if c.docsPath == "" {
+				return errors.New(`--docs-path is empty: give a path, or --docs=false`)
+			}
+			if !strings.HasPrefix(c.docsPath, "/") {
+				return fmt.Errorf("--docs-path %q: must start with /", c.docsPath)
+			}
+		}
 	}
 	for _, p := range probes {
 		if p.path == "" {

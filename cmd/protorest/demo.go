@@ -34,8 +34,9 @@ const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR] [--cors-ori
 Run the example services (example.v1.MySvc, bookstore.v1.BookService,
 library.v1.LibraryService) on a gRPC port, with server reflection and
 health, and serve them as HTTP/JSON on another port, with two custom
-routes: GET /files/{id} and a static page under /ui/, and their OpenAPI
-document at /openapi.json and /openapi.yaml.
+routes: GET /files/{id} and a static page under /ui/, their OpenAPI
+document at /openapi.json and /openapi.yaml, and its documentation page,
+with Try-it, at /docs/.
 
 Flags:
   --grpc ADDR            gRPC listen address (default :9090)
@@ -108,7 +109,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // newDemoGateway is the demo's gateway: the example services in-process
 // (their own instances, not the gRPC port's), the custom routes and the
-// OpenAPI document.
+// OpenAPI document and the docs page.
 func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	opts = append([]protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}, opts...)
 	gw := protorest.NewGateway(opts...)
@@ -118,7 +119,10 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	if err := addDemoRoutes(gw); err != nil {
 		return nil, err
 	}
-	return gw, mountOpenAPI(gw, "/openapi")
+	if err := mountOpenAPI(gw, "/openapi"); err != nil {
+		return nil, err
+	}
+	return gw, mountDocs(gw, "/docs/", "/openapi.json")
 }
 
 // addDemoRoutes adds the custom routes: a file lookup and a static page.
@@ -176,7 +180,8 @@ Try:
   open %s/ui/
   curl %s/openapi.json
   curl %s/openapi.yaml
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h, h)
+  open %s/docs/
+`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h, h, h)
 }
 
 func port(a net.Addr) string {

@@ -66,6 +66,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := mountOpenAPI(gw, cfg.openapiPath); err != nil {
 			return err
 		}
+		if cfg.docs {
+			if err := mountDocs(gw, cfg.docsPath, cfg.openapiPath+".json"); err != nil {
+				return err
+			}
+		}
 	}
 	source, from, reflection := cfg.source()
 	if err := up.register(ctx, source, from, reflection); err != nil {

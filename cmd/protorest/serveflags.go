@@ -81,6 +81,8 @@ type serveConfig struct {
 	openapiPath    string
 	openapiTitle   string
 	openapiVersion string
+	docs           bool
+	docsPath       string
 
 	// JSON and requests.
 	protoNames     bool
@@ -214,6 +216,10 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "info.title of the OpenAPI document"},
 		{group: srv, name: "openapi-version", arg: "VERSION", value: stringValue{&c.openapiVersion}, def: "0.0.0",
 			help: "info.version of the OpenAPI document"},
+		{group: srv, name: "docs", value: boolValue{&c.docs},
+			help: "serve a documentation page of the OpenAPI document, with Try-it (Swagger UI), at --docs-path; off with --openapi=false (--docs=false to turn it off)"},
+		{group: srv, name: "docs-path", arg: "PATH", value: stringValue{&c.docsPath},
+			help: "where the documentation page is: PATH/ (PATH is redirected there), and its files under it"},
 
 		{group: js, name: "proto-names", value: boolValue{&c.protoNames},
 			help: "write JSON field names as in the .proto (false: lowerCamelCase)"},
@@ -319,6 +325,8 @@ func newServeConfig() *serveConfig {
 		readyzPath:          "/readyz",
 		openapi:             true,
 		openapiPath:         "/openapi",
+		docs:                true,
+		docsPath:            "/docs/",
 		unescape:            "all-except-slash",
 		slashFallback:       true,
 		upstreamCompression: "none",

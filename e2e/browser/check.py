@@ -1,11 +1,13 @@
-"""Headless Chromium consumes the demo's streams, driven over W3C WebDriver.
+"""Headless Chromium consumes the demo's streams and opens its docs page,
+driven over W3C WebDriver.
 
 Used by scripts/e2e-browser.sh, which installs Debian's chromium and
 chromium-driver (the same version, from one source package), starts the
 demo and chromedriver, and runs:
 
     python3 e2e/browser/check.py --webdriver http://127.0.0.1:PORT \
-        --chromium /usr/bin/chromium --user-data-dir DIR http://127.0.0.1:PORT
+        --chromium /usr/bin/chromium --user-data-dir DIR \
+        --screenshot docs-page.png http://127.0.0.1:PORT
 
 The WebDriver protocol is plain HTTP and JSON, so this needs nothing but
 the standard library: no PyPI, no npm, no browser download.
@@ -16,11 +18,13 @@ not be driven at all.
 """
 
 import argparse
+import base64
 import json
 import re
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 TITLE_WAIT_S = 30  # the page needs about half a second
@@ -113,7 +117,11 @@ class WebDriver:
         caps = {
             "browserName": "chrome",
             "pageLoadStrategy": "eager",
-            "goog:chromeOptions": {"binary": chromium, "args": args},
+            # The console (errors, CSP violations) and the network requests
+            # (DevTools Network events), read with log().
+            "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"},
+            "goog:chromeOptions": {"binary": chromium, "args": args,
+                                   "perfLoggingPrefs": {"enableNetwork": True, "enablePage": False}},
         }
         v = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}}, timeout=120)
         self.session = v["sessionId"]
@@ -136,6 +144,20 @@ class WebDriver:
 
     def js(self, script, *args):
         return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def log(self, kind):
+        """The entries of log kind ("browser", "performance") since the
+        last call."""
+        return self.s("POST", "/se/log", {"type": kind})
+
+    def click(self, css):
+        """A real click (scrolled into view, hit-tested) on the first
+        element that css selects."""
+        el = self.s("POST", "/element", {"using": "css selector", "value": css})
+        self.s("POST", "/element/%s/click" % next(iter(el.values())), {})
+
+    def screenshot(self):
+        return base64.b64decode(self.s("GET", "/screenshot"))
 
     def js_async(self, script, *args, timeout_s=20):
         self.s("POST", "/timeouts", {"script": int(timeout_s * 1000)})
@@ -283,11 +305,106 @@ def note_reconnect(wd, base):
     info("an EventSource on count=2, waiting for 5 events: %s -> %s" % (" ".join(seq), r["why"]))
 
 
+DOCS_READY_S = 30  # Swagger UI draws the demo's document in about 1.5 s
+TRY_IT_S = 15
+# Swagger UI's block of an operation has the id operations-TAG-OPERATIONID
+# (the tag's dots escaped).
+LIST_SHELVES = '.opblock[id$="-LibraryService_ListShelves"]'
+
+
+def wait_for(wd, limit_s, script, *args):
+    """Polls script until it returns something true, for at most limit_s;
+    returns its last value and the seconds waited."""
+    t0 = time.monotonic()
+    while True:
+        v = wd.js(script, *args)
+        if v or time.monotonic() - t0 > limit_s:
+            return v, time.monotonic() - t0
+        time.sleep(0.05)
+
+
+def requested_urls(perf_log):
+    """The URLs of every request the page made (DevTools
+    Network.requestWillBeSent events in the performance log)."""
+    urls = []
+    for entry in perf_log:
+        m = json.loads(entry["message"]).get("message", {})
+        if m.get("method") == "Network.requestWillBeSent":
+            urls.append(m["params"]["request"]["url"])
+    return urls
+
+
+def document_operations(base):
+    """The operations of the document the page shows, read without the
+    browser."""
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(base + "/openapi.json", timeout=30) as r:
+        doc = json.load(r)
+    methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+    return sorted(op["operationId"] for item in doc["paths"].values() for m, op in item.items() if m in methods)
+
+
+def check_docs(wd, base, screenshot):
+    """/docs/: Swagger UI draws every operation of the document, with no
+    console error and no request to any other host, and Try-it on
+    ListShelves (GET /v1/shelves) gets a 200 from the demo."""
+    wd.log("browser")  # what earlier checks left
+    wd.log("performance")
+    wd.s("POST", "/window/rect", {"width": 1280, "height": 1000})
+    wd.get(base + "/docs/")
+    ready, waited = wait_for(wd, DOCS_READY_S, "return document.body.dataset.docsReady === '1'")
+    check("docs: Swagger UI draws the document (onComplete)", ready, True)
+    info("drawn %.2f s after the navigation began" % waited)
+    ops = wd.js("return Array.from(document.querySelectorAll('.opblock[id^=\"operations-\"]'))"
+                ".map(e => e.id.slice(e.id.lastIndexOf('-') + 1)).sort()")
+    want = document_operations(base)
+    check("docs: the operations list is the document's (%d operations)" % len(want), ops, want)
+
+    # Try-it: open the operation, "Try it out", "Execute"; the response
+    # table shows the status the demo answered.
+    exists = "return !!document.querySelector(arguments[0])"
+    text = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
+    wd.click(LIST_SHELVES + " .opblock-summary-control")
+    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .try-out__btn")
+    wd.click(LIST_SHELVES + " .try-out__btn")
+    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .execute")
+    wd.click(LIST_SHELVES + " .execute")
+    response = LIST_SHELVES + " .live-responses-table"
+    status, waited = wait_for(wd, TRY_IT_S, text, response + " tr.response .response-col_status")
+    check("docs: Try-it on GET /v1/shelves answers 200", status, "200")
+    info("the response shown %.2f s after Execute" % waited)
+    body = wd.js(text, response + " .response-col_description pre")
+    check("docs: Try-it shows the demo's shelves", [s.get("name") for s in json.loads(body or "{}").get("shelves", [])],
+          ["shelves/fiction", "shelves/poetry"])
+    check("docs: Try-it called the demo", wd.js(text, LIST_SHELVES + " .request-url pre"), base + "/v1/shelves")
+
+    if screenshot:
+        # From the title to Try-it's answer.
+        wd.s("POST", "/window/rect", {"width": 1280, "height": 1560})
+        wd.js("window.scrollTo(0, 0)")
+        time.sleep(0.3)
+        with open(screenshot, "wb") as f:
+            f.write(wd.screenshot())
+        info("screenshot: %s" % screenshot)
+
+    errors = ["%s: %s" % (e.get("level"), e.get("message")) for e in wd.log("browser") if e.get("level") == "SEVERE"]
+    check("docs: no JavaScript error, no CSP violation (console)", errors, [])
+    urls = requested_urls(wd.log("performance"))
+    origin = urllib.parse.urlsplit(base)
+    network = [u for u in urls if urllib.parse.urlsplit(u).scheme in ("http", "https", "ws", "wss")]
+    outside = [u for u in network if urllib.parse.urlsplit(u).netloc != origin.netloc]
+    check("docs: no request to another host", outside, [])
+    if not any(u.startswith(base + "/docs/swagger-ui-bundle.js") for u in network):
+        fail("docs: the network log has the page's requests", "got: %r" % network)
+    info("%d requests, all to %s: %s" % (len(network), origin.netloc,
+                                         ", ".join(sorted({urllib.parse.urlsplit(u).path for u in network}))))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--webdriver", required=True)
     ap.add_argument("--chromium", required=True)
     ap.add_argument("--user-data-dir", required=True)
+    ap.add_argument("--screenshot", help="write a picture of the docs page here (PNG)")
     ap.add_argument("base", help="the demo's HTTP address, http://127.0.0.1:PORT")
     a = ap.parse_args()
 
@@ -300,11 +417,14 @@ def main():
     ok("browser: start a headless Chromium session")
     info("Chromium %s, ChromeDriver %s" % (browser, driver))
     try:
-        for step in (check_page, check_incremental, check_error, check_websocket, check_cors, note_reconnect):
+        steps = [(f.__name__, f) for f in (check_page, check_incremental, check_error, check_websocket, check_cors,
+                                            note_reconnect)]
+        steps.append(("check_docs", lambda wd, base: check_docs(wd, base, a.screenshot)))
+        for name, step in steps:
             try:
                 step(wd, a.base)
-            except (WebDriverError, KeyError, TypeError, ValueError) as e:
-                fail("%s: %s" % (step.__name__, type(e).__name__), str(e))
+            except (WebDriverError, KeyError, TypeError, ValueError, OSError) as e:
+                fail("%s: %s" % (name, type(e).__name__), str(e))
     finally:
         wd.stop()
     return 1 if failed else 0
