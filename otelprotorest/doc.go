@@ -17,7 +17,10 @@
 // parent, and the span is the parent of the gRPC call's: in-process
 // through the gateway's stats handler (GatewayOption), remote through the
 // client connection's (DialOption), which puts traceparent in the call's
-// metadata.
+// metadata. The gRPC call's span has an rpc.message event per message
+// each way (rpc.message.type SENT or RECEIVED, rpc.message.id from 1,
+// rpc.message.uncompressed_size), so a stream's span shows its messages;
+// the HTTP span of a stream has a "messages" event with the counts.
 //
 // Metrics (OpenTelemetry metric API; names as Prometheus shows them with
 // underscore escaping and suffixes):
