@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"io"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -46,6 +47,10 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	}
 
 	input := x.Binding.Request.Input
+	// unreadable is what the client sent that could not be read, stored
+	// before the call is cancelled for it: the receiving loop, which sees
+	// the cancellation, may end before the sender has returned.
+	var unreadable atomic.Pointer[error]
 	send := func() error {
 		for {
 			msg := dynamicpb.NewMessage(input)
@@ -54,6 +59,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 				return cs.CloseSend()
 			}
 			if err != nil {
+				unreadable.Store(&err)
 				cancel()
 				return err
 			}
@@ -106,10 +112,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	}
 	if sent != nil {
 		select {
-		case serr := <-sent:
-			if serr != nil {
-				err = serr // the client sent what could not be read
-			}
+		case <-sent:
 		default:
 			// The request must not be read once this handler returns: a
 			// sender still waiting for the client's next message is cut
@@ -117,6 +120,9 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			// the client's fault.
 			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
+	}
+	if bad := unreadable.Load(); bad != nil {
+		err = *bad // the client sent what could not be read
 	}
 	out.Finish(x.Outcome(err), header, trailer)
 }
