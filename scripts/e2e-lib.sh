@@ -53,6 +53,17 @@ issue_cert() {
   mv "$d/$name.pem.new" "$d/$name.pem"
 }
 
+# openapi-core validates responses against a served document and
+# openapi-python-client generates a client from it (e2e-openapi.sh; also
+# e2e-python.sh's recorded responses): one venv, cached_venv openapi-clients.
+OPENAPI_CORE_VERSION=0.23.1
+OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
+
+# openapi_clients_venv: the python of that venv.
+openapi_clients_venv() {
+  cached_venv openapi-clients "openapi-core==$OPENAPI_CORE_VERSION" "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION"
+}
+
 # cached_venv NAME PACKAGE==VERSION...: the python of a venv with exactly
 # these packages, kept under ${CACHE:-~/.cache/protorest-e2e} between runs
 # (one per name and package list; pip runs only the first time, under a

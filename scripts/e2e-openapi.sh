@@ -26,8 +26,6 @@ source scripts/e2e-lib.sh
 
 PYTHON=${PYTHON:-python3}
 OPENAPI_SPEC_VALIDATOR_VERSION=0.9.0
-OPENAPI_CORE_VERSION=0.23.1
-OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
 
 work=$(mktemp -d)
 pid=
@@ -42,7 +40,7 @@ go build -o "$work/protorest" ./cmd/protorest &
 build_pid=$!
 setup_start=$SECONDS
 py=$(cached_venv openapi-spec-validator "openapi-spec-validator==$OPENAPI_SPEC_VALIDATOR_VERSION")
-pyc=$(cached_venv openapi-clients "openapi-core==$OPENAPI_CORE_VERSION" "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION")
+pyc=$(openapi_clients_venv)
 wait "$build_pid"
 echo "     (setup: venvs and build $((SECONDS - setup_start)) s)"
 

@@ -49,6 +49,7 @@ py="$work/venv/bin/python"
   "grpcio-reflection==$GRPCIO_VERSION" "grpcio-status==$GRPCIO_VERSION" \
   "protobuf==$PROTOBUF_VERSION" "googleapis-common-protos==$GOOGLEAPIS_COMMON_PROTOS_VERSION" \
   "openapi-spec-validator==$OPENAPI_SPEC_VALIDATOR_VERSION"
+pyc=$(openapi_clients_venv)
 pip_time=$((SECONDS - start))
 
 # googleapis-common-protos installs google/api/*.proto and google/rpc/*.proto
@@ -109,12 +110,18 @@ except (ValueError, LookupError, TypeError, AttributeError) as e:
 # trailers (what came after it: HTTP/1.1 chunked trailers) and body.
 req() {
   : >"$work/resp.h"; : >"$work/resp.b"
-  local rc=0
-  code=$(curl -s -D "$work/resp.h" -o "$work/resp.b" -w '%{http_code}' "$@") || rc=$?
+  local rc=0 out
+  out=$(curl -s -D "$work/resp.h" -o "$work/resp.b" -w '%{http_code}\t%{method}\t%{url_effective}\t%{content_type}' "$@") || rc=$?
+  code=${out%%$'\t'*}
   [ "$rc" -eq 0 ] || code="$code (curl exit $rc)"
   headers=$(tr -d '\r' <"$work/resp.h" | sed '/^$/q' | sed '/^$/d')
   trailers=$(tr -d '\r' <"$work/resp.h" | sed '1,/^$/d' | sed '/^$/d')
   body=$(cat "$work/resp.b")
+  if [ -n "${record:-}" ] && [ "$rc" -eq 0 ]; then
+    # method, URL, status, Content-Type, body: for recorded.py
+    IFS=$'\t' read -r _ m u ct <<<"$out"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$u" "$code" "$ct" "$(base64 -w0 "$work/resp.b")" >>"$record"
+  fi
 }
 
 # start_server NAME ADDRESS [SERVER-ARGS...]: a Python server; sets
@@ -305,8 +312,18 @@ tests_start=$SECONDS
 #    serves grpc.reflection.v1alpha only).
 start_server reflection 127.0.0.1:0
 if start_gateway reflection --upstream "127.0.0.1:$server_port"; then
+  record="$work/reflection.responses.tsv"
   exercise reflection "$gateway_url"
+  record=
   openapi reflection "$gateway_url"
+  # Every JSON response the exercise received validates against serve's
+  # document of the Python peer (openapi-core, in e2e-openapi.sh's venv).
+  if out=$("$pyc" e2e/openapi/recorded.py "$work/reflection.openapi.json" "$work/reflection.responses.tsv" 2>&1); then
+    pass "reflection: every JSON response validates against the document (openapi-core $OPENAPI_CORE_VERSION): ${out##*$'\n'}"
+  else
+    fail "reflection: every JSON response validates against the document (openapi-core $OPENAPI_CORE_VERSION)"
+    printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/  | /'
+  fi
   stop_gateway reflection
 fi
 
