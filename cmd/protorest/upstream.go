@@ -6,10 +6,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
@@ -210,10 +208,10 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request) {
 		serving = resp.GetStatus() == healthpb.HealthCheckResponse_SERVING
 	case status.Code(err) == codes.Unimplemented:
 		// No health service: a call that reached the server will do.
-		rep.Health = codeName(codes.Unimplemented)
+		rep.Health = otelprotorest.StatusCodeName(codes.Unimplemented)
 		serving = true
 	default:
-		rep.Health = codeName(status.Code(err))
+		rep.Health = otelprotorest.StatusCodeName(status.Code(err))
 	}
 	if u.loaded.Load() {
 		rep.Routes = "loaded"
@@ -226,17 +224,4 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(rep)
-}
-
-// codeName spells a gRPC code as the health statuses are spelled:
-// DEADLINE_EXCEEDED, not DeadlineExceeded.
-func codeName(c codes.Code) string {
-	var b strings.Builder
-	for i, r := range c.String() {
-		if i > 0 && unicode.IsUpper(r) {
-			b.WriteByte('_')
-		}
-		b.WriteRune(unicode.ToUpper(r))
-	}
-	return b.String()
 }
