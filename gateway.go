@@ -20,6 +20,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
 	"github.com/protorest/protorest/internal/route"
@@ -53,7 +54,7 @@ type Gateway struct {
 	mu      sync.Mutex // guards remotes and their fields
 	remotes []*backend
 
-	openapi openapiCache
+	openapi openapi.Cache
 }
 
 var _ interface {
