@@ -17,6 +17,7 @@ import (
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/health"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
@@ -130,7 +131,9 @@ func NewGateway(opts ...Option) *Gateway {
 		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
 	}
 	for _, h := range g.cfg.health {
-		if err := g.HandlePath(http.MethodGet, h.path, g.serveHealth(h.client)); err != nil {
+		if err := g.HandlePath(http.MethodGet, h.path, (&health.Endpoint{
+			Client: h.client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler,
+		}).ServeHTTP); err != nil {
 			panic("protorest: WithHealthEndpoint: " + err.Error())
 		}
 	}
