@@ -279,54 +279,6 @@
 //
 // # API changes
 //
-// The public API was tidied while it is young:
-//
-//   - HandlePath takes an http.HandlerFunc; the variables are path values
-//     (r.PathValue) instead of a map argument (grpc-gateway's
-//     runtime.HandlerFunc signature): func(w, r, p map[string]string)
-//     becomes func(w, r) reading r.PathValue("name").
-//   - ServeHTTP sets r.Pattern.
-//   - WithMiddleware is removed: it did what wrapping the gateway does
-//     (mw(gw)).
-//   - WithIgnoreUnknownQueryParameters is now
-//     WithDiscardUnknownQueryParameters, so that it no longer differs from
-//     WithIgnoredQueryParameters by one letter.
-//   - WithPanicHandler is now WithPanicHook, a hook like every other.
-//   - WithSuccessStatus naming a method that its service does not have
-//     fails the service's registration.
-//   - PathUnescaping is the router's own type (an alias), with the same
-//     constants.
-//   - A request path that holds %2F and matches no route as written is
-//     routed with %2F decoded, as grpc-gateway routes it (it was a 404 or
-//     a 405); WithoutEncodedSlashFallback turns this off.
-//   - A template whose verb contains ":" (/v1/x:a:b) fails registration;
-//     it used to be served, for grpc-gateway users. The error suggests a
-//     verb of one literal.
-//   - HandlePath's routes are in the OpenAPI document;
-//     HandleDocumentedPath is HandlePath with the route's summary and
-//     description (HandlePath's signature is unchanged).
-//   - Responses are limited (see Limits): over 4 MiB encoded, a 500
-//     "response too large" where they used to be sent whole, and a
-//     response over 64 KiB may get 503 with Retry-After when 256 MiB of
-//     responses are already held for slow readers.
-//     WithMaxResponseBytes(0) and WithMaxBufferedResponseBytes(0) restore
-//     the old behaviour.
-//   - A unary rule without a body reads and drops a request body, as
-//     streaming rules did, so that a client that goes away is noticed over
-//     HTTP/1.1: a body past the limit gets 413, a body that cannot be
-//     read 400, before the method is called.
-//   - Request bodies and streams have idle timeouts by default
-//     (WithReadIdleTimeout 30 s, WithStreamIdleTimeout 5 minutes): a
-//     client that stalls a body gets 408, and a stream quiet both ways
-//     for 5 minutes ends with DEADLINE_EXCEEDED. Pass 0 to either for
-//     the earlier behaviour (no limit).
-//   - In-process, a streaming method's RecvMsg returns CANCELED once the
-//     call is canceled, as on a grpc.Server, instead of waiting for the
-//     next request message.
-//   - WebSocket protocol failures close with RFC 6455's codes (1002,
-//     1007, 1009) instead of 4003, and a handshake from a foreign origin
-//     gets a google.rpc.Status 403 instead of coder/websocket's plain
-//     text.
-//   - Header metadata content-type and grpc-* (a remote backend's
-//     Grpc-Metadata-Content-Type: application/grpc) are no longer sent.
+// CHANGELOG.md lists the changes to the public API and to behaviour a
+// client can see.
 package protorest

@@ -17,9 +17,11 @@ import (
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/health"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
 	"github.com/protorest/protorest/internal/route"
@@ -53,7 +55,7 @@ type Gateway struct {
 	mu      sync.Mutex // guards remotes and their fields
 	remotes []*backend
 
-	openapi openapiCache
+	openapi openapi.Cache
 }
 
 var _ interface {
@@ -129,7 +131,9 @@ func NewGateway(opts ...Option) *Gateway {
 		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
 	}
 	for _, h := range g.cfg.health {
-		if err := g.HandlePath(http.MethodGet, h.path, g.serveHealth(h.client)); err != nil {
+		if err := g.HandlePath(http.MethodGet, h.path, (&health.Endpoint{
+			Client: h.client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler,
+		}).ServeHTTP); err != nil {
 			panic("protorest: WithHealthEndpoint: " + err.Error())
 		}
 	}

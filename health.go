@@ -1,17 +1,9 @@
 package protorest
 
 import (
-	"net/http"
-	"strconv"
-
-	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
-	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/httprule"
-	"github.com/protorest/protorest/internal/render"
 )
 
 // healthEndpoint is a WithHealthEndpoint's route, registered by
@@ -42,44 +34,4 @@ func WithHealthEndpoint(path string, client healthpb.HealthClient) Option {
 		panic("protorest: WithHealthEndpoint(" + path + "): " + err.Error())
 	}
 	return optionFunc(func(c *config) { c.health = append(c.health, healthEndpoint{path, client}) })
-}
-
-// serveHealth answers a health endpoint's request: the check carries the
-// request's metadata as a remote call does.
-func (g *Gateway) serveHealth(client healthpb.HealthClient) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		resp, err := g.checkHealth(r, client)
-		if err != nil {
-			g.env.Render.ErrorHandler(w, r, err)
-			return
-		}
-		body, err := g.json.Marshal(resp)
-		if err != nil {
-			g.env.Render.ErrorHandler(w, r, status.Error(codes.Internal, err.Error()))
-			return
-		}
-		render.SetContentType(w.Header(), codec.MediaJSON)
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body)
-	}
-}
-
-// checkHealth calls Check; a status other than SERVING is an error.
-func (g *Gateway) checkHealth(r *http.Request, client healthpb.HealthClient) (*healthpb.HealthCheckResponse, error) {
-	md, err := g.env.Headers.Metadata(r)
-	if err != nil {
-		return nil, err
-	}
-	ctx := metadata.NewOutgoingContext(r.Context(), md)
-	resp, err := client.Check(ctx, &healthpb.HealthCheckRequest{Service: r.URL.Query().Get("service")})
-	if err != nil {
-		return nil, err
-	}
-	switch resp.GetStatus() {
-	case healthpb.HealthCheckResponse_SERVING:
-		return resp, nil
-	case healthpb.HealthCheckResponse_SERVICE_UNKNOWN:
-		return nil, status.Error(codes.NotFound, resp.GetStatus().String())
-	}
-	return nil, status.Error(codes.Unavailable, resp.GetStatus().String())
 }

@@ -1,13 +1,8 @@
 package protorest
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/openapi"
@@ -56,7 +51,7 @@ const (
 // cached: registering costs nothing more. The bytes returned are the
 // caller's.
 func (g *Gateway) OpenAPI() []byte {
-	return slices.Clone(g.openapiDoc().json)
+	return slices.Clone(g.openapiDoc().JSON)
 }
 
 // OpenAPIHandler serves the OpenAPI document in format f, with a strong
@@ -68,23 +63,7 @@ func (g *Gateway) OpenAPI() []byte {
 //		protorest.RouteDoc{Summary: "This API's OpenAPI document."})
 func (g *Gateway) OpenAPIHandler(f OpenAPIFormat) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc := g.openapiDoc()
-		body, etag, media := doc.json, doc.etag, "application/json"
-		if f == OpenAPIYAML {
-			body, etag, media = doc.yaml(), doc.yamlETag, "application/yaml"
-		}
-		h := w.Header()
-		h.Set("ETag", etag)
-		h.Set("Cache-Control", "no-cache") // revalidate: a reload may change it
-		if etagMatches(r.Header.Get("If-None-Match"), etag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		h.Set("Content-Type", media)
-		h.Set("Content-Length", strconv.Itoa(len(body)))
-		if r.Method != http.MethodHead {
-			w.Write(body)
-		}
+		g.openapiDoc().Serve(w, r, f == OpenAPIYAML)
 	})
 }
 
@@ -100,49 +79,19 @@ func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFu
 	return g.handlePath(method, template, h, doc)
 }
 
-// openapiCache is the document of one version of the route table.
-type openapiCache struct {
-	mu      sync.Mutex
-	version uint64
-	doc     *openapiDocument
-}
-
-// openapiDocument is a built document, in JSON; its YAML is made on
-// first use.
-type openapiDocument struct {
-	json     []byte
-	etag     string
-	yaml     func() []byte
-	yamlETag string
-}
-
 // openapiDoc returns the document of the routes as they are, building it
-// when they changed since the last one. Builds are serialised: requests
-// that arrive during one wait for it rather than build it again.
-func (g *Gateway) openapiDoc() *openapiDocument {
-	c := &g.openapi
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.doc != nil && c.version == g.routes.Version() {
-		return c.doc
-	}
-	entries, version := g.routes.Entries()
-	data := openapi.Build(openapiRoutes(entries), openapi.Options{
-		Title:       g.cfg.openapi.Title,
-		Version:     g.cfg.openapi.Version,
-		Description: g.cfg.openapi.Description,
-		Servers:     g.cfg.openapi.Servers,
-		JSON:        g.json.MarshalOptions,
+// when they changed since the last one.
+func (g *Gateway) openapiDoc() *openapi.Served {
+	return g.openapi.Get(g.routes.Version(), func() ([]byte, uint64) {
+		entries, version := g.routes.Entries()
+		return openapi.Build(openapiRoutes(entries), openapi.Options{
+			Title:       g.cfg.openapi.Title,
+			Version:     g.cfg.openapi.Version,
+			Description: g.cfg.openapi.Description,
+			Servers:     g.cfg.openapi.Servers,
+			JSON:        g.json.MarshalOptions,
+		}), version
 	})
-	etag := documentETag(data)
-	c.doc = &openapiDocument{
-		json:     data,
-		etag:     etag,
-		yaml:     sync.OnceValue(func() []byte { return openapi.YAML(data) }),
-		yamlETag: strings.TrimSuffix(etag, `"`) + `-yaml"`,
-	}
-	c.version = version
-	return c.doc
 }
 
 // openapiRoutes are the table's entries as the document builder takes
@@ -159,23 +108,4 @@ func openapiRoutes(entries []*route.Entry[*exchange.Endpoint]) []openapi.Route {
 		routes = append(routes, r)
 	}
 	return routes
-}
-
-// documentETag is a strong entity tag: the start of the document's
-// SHA-256.
-func documentETag(data []byte) string {
-	sum := sha256.Sum256(data)
-	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
-}
-
-// etagMatches reports whether an If-None-Match header names etag (or is
-// "*"), comparing weakly as RFC 9110 says for If-None-Match.
-func etagMatches(header, etag string) bool {
-	for tag := range strings.SplitSeq(header, ",") {
-		tag = strings.TrimSpace(tag)
-		if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
-			return true
-		}
-	}
-	return false
 }

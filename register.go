@@ -8,10 +8,7 @@ import (
 
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/exchange"
@@ -114,45 +111,6 @@ func fullMethod(md protoreflect.MethodDescriptor) string {
 	return "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
 }
 
-// httpRule returns the google.api.http rule of a method, or nil. The
-// method's options hold the rule as an *annotations.HttpRule when they
-// come from generated code, but as a dynamic message when the files were
-// compiled by protocompile or read from a descriptor set with their own
-// google/api/annotations.proto, and as unknown bytes when nothing
-// resolved the extension: the rule is read through its wire bytes,
-// whatever its Go type.
-func httpRule(md protoreflect.MethodDescriptor) (*annotations.HttpRule, error) {
-	opts := md.Options()
-	if opts == nil {
-		return nil, nil
-	}
-	if mo, ok := opts.(*descriptorpb.MethodOptions); ok && !proto.HasExtension(mo, annotations.E_Http) && len(mo.ProtoReflect().GetUnknown()) == 0 {
-		return nil, nil
-	}
-	b, err := proto.Marshal(opts)
-	if err != nil {
-		return nil, fmt.Errorf("google.api.http option: %w", err)
-	}
-	var mo descriptorpb.MethodOptions
-	if err := (proto.UnmarshalOptions{Resolver: httpRuleType}).Unmarshal(b, &mo); err != nil {
-		return nil, fmt.Errorf("google.api.http option: %w", err)
-	}
-	if !proto.HasExtension(&mo, annotations.E_Http) {
-		return nil, nil
-	}
-	return proto.GetExtension(&mo, annotations.E_Http).(*annotations.HttpRule), nil
-}
-
-// httpRuleType resolves the google.api.http extension, and no other, for
-// httpRule.
-var httpRuleType = func() *protoregistry.Types {
-	t := new(protoregistry.Types)
-	if err := t.RegisterExtension(annotations.E_Http); err != nil {
-		panic(err)
-	}
-	return t
-}()
-
 // caller is how the rules of one method call it.
 type caller struct {
 	remote  bool                                 // a backend's method: responses are its wire bytes
@@ -162,7 +120,7 @@ type caller struct {
 // methodEntries builds the routes of one method: its rule and the rule's
 // additional bindings.
 func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*route.Entry[*exchange.Endpoint], error) {
-	rule, err := httpRule(md)
+	rule, err := httprule.FromMethod(md)
 	if err != nil {
 		return nil, fmt.Errorf("protorest: %s: %s: %w", md.ParentFile().Path(), md.FullName(), err)
 	}
@@ -194,7 +152,7 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 // its i-th additional binding): its route, how a request fills the
 // request message, how responses are rendered, and how calls are made.
 func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.HttpRule, index int, c caller) (*route.Entry[*exchange.Endpoint], error) {
-	method, path := rulePattern(r)
+	method, path := httprule.Pattern(r)
 	if method == "" {
 		return nil, errors.New("the rule has no pattern")
 	}
@@ -255,25 +213,6 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 // ruleError names the file, the method and the rule:
 // "protorest: conf/v1/conf.proto: conf.v1.Probes.GetProbe: get "/v1/{": …".
 func ruleError(md protoreflect.MethodDescriptor, r *annotations.HttpRule, err error) error {
-	method, path := rulePattern(r)
+	method, path := httprule.Pattern(r)
 	return fmt.Errorf("protorest: %s: %s: %s %q: %w", md.ParentFile().Path(), md.FullName(), strings.ToLower(method), path, err)
-}
-
-// rulePattern returns the HTTP method and path template of a rule.
-func rulePattern(r *annotations.HttpRule) (method, path string) {
-	switch p := r.GetPattern().(type) {
-	case *annotations.HttpRule_Get:
-		return "GET", p.Get
-	case *annotations.HttpRule_Put:
-		return "PUT", p.Put
-	case *annotations.HttpRule_Post:
-		return "POST", p.Post
-	case *annotations.HttpRule_Delete:
-		return "DELETE", p.Delete
-	case *annotations.HttpRule_Patch:
-		return "PATCH", p.Patch
-	case *annotations.HttpRule_Custom:
-		return p.Custom.GetKind(), p.Custom.GetPath()
-	}
-	return "", ""
 }
