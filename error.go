@@ -58,5 +58,5 @@ func WithRoutingErrorHandler(h ErrorHandler) Option {
 // error's own, as for every error (status.Convert, context errors as
 // CANCELLED and DEADLINE_EXCEEDED).
 func WithStreamErrorHandler(h func(r *http.Request, err error) *status.Status) Option {
-	return optionFunc(func(c *config) { c.streamErrorHandler = h })
+	return optionFunc(func(c *config) { c.env.Render.StreamError = h })
 }

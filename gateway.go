@@ -70,7 +70,8 @@ func NewGateway(opts ...Option) *Gateway {
 		o.apply(&g.cfg)
 	}
 	g.resolver = resolve.New(g.cfg.types)
-	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth, MaxBytes: max(g.cfg.maxResponseBytes, 0)}
+	g.env = g.cfg.env
+	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth, MaxBytes: g.env.Render.MaxBody}
 	if g.json.MarshalOptions.Resolver == nil {
 		g.json.MarshalOptions.Resolver = g.resolver
 	}
@@ -82,47 +83,25 @@ func NewGateway(opts ...Option) *Gateway {
 	if errorHandler == nil {
 		errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { httperr.Write(w, err, statusJSON) }
 	}
-	panicHook := g.cfg.panicHook
-	if panicHook == nil {
-		panicHook = func(method string, v any, stack []byte) {
+	g.env.PanicHook = g.cfg.panicHook
+	if g.env.PanicHook == nil {
+		g.env.PanicHook = func(method string, v any, stack []byte) {
 			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
 		}
 	}
-	g.env = exchange.Env{
-		Formats:          negotiate.NewFormats(g.json, g.cfg.codecs),
-		MaxBody:          g.cfg.maxBody,
-		MaxURLBytes:      g.cfg.maxURLBytes,
-		MaxHeaders:       g.cfg.maxHeaders,
-		MaxQueryParams:   g.cfg.maxQueryParams,
-		PanicHook:        panicHook,
-		Stats:            g.cfg.stats,
-		WebSocketOrigins: g.cfg.wsOrigins,
-	}
-	g.env.ReadIdleTimeout, g.env.StreamIdleTimeout = g.cfg.readIdleTimeout, g.cfg.streamIdle
-	g.env.Headers.Incoming = g.cfg.incoming
-	g.env.Headers.OutgoingHeader = g.cfg.outgoingHeader
-	g.env.Headers.OutgoingTrailer = g.cfg.outgoingTrailer
-	g.env.Headers.TrustedProxies = g.cfg.trustedProxies
-	g.env.Headers.DefaultTimeout = g.cfg.defaultTimeout
-	g.env.Headers.MaxTimeout = g.cfg.maxTimeout
-	g.env.Headers.MaxMetadataBytes = max(g.cfg.maxMetadataBytes, 0)
+	g.env.Formats = negotiate.NewFormats(g.json, g.cfg.codecs)
 	g.env.Render.ErrorHandler = observeErrors(errorHandler)
 	g.env.Render.Headers = &g.env.Headers
 	g.env.Render.StatusJSON = statusJSON
-	g.env.Render.StreamError = g.cfg.streamErrorHandler
-	g.env.Render.Hooks = g.cfg.hooks
 	g.env.Render.Types = g.resolver
-	g.env.Headers.Annotators = g.cfg.annotators
 	routingErrorHandler := g.cfg.routingErrorHandler
 	if routingErrorHandler == nil {
 		routingErrorHandler = errorHandler
 	}
 	g.routingErrorHandler = observeErrors(routingErrorHandler)
-	g.env.Render.MaxBody = max(g.cfg.maxResponseBytes, 0)
 	if n := g.cfg.bufferedResponseBudget(); n > 0 {
 		g.env.Render.Budget = render.NewBudget(n, freeResponseBytes, g.cfg.bufferedResponseWait)
 	}
-	g.env.Render.WriteTimeout = g.cfg.responseWriteTimeout
 	g.interceptor = invoke.ChainUnary(g.cfg.unary)
 	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash

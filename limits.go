@@ -30,21 +30,21 @@ const (
 // query) to n bytes; a longer one gets 414 with a RESOURCE_EXHAUSTED
 // status. The default is 16 KiB; n <= 0 removes the limit.
 func WithMaxURLBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxURLBytes = n })
+	return optionFunc(func(c *config) { c.env.MaxURLBytes = max(n, 0) })
 }
 
 // WithMaxHeaders limits a request to n header lines; more get 431 with a
 // RESOURCE_EXHAUSTED status. The default is 100; n <= 0 removes the
 // limit. (The size of the header is the http.Server's MaxHeaderBytes.)
 func WithMaxHeaders(n int) Option {
-	return optionFunc(func(c *config) { c.maxHeaders = n })
+	return optionFunc(func(c *config) { c.env.MaxHeaders = max(n, 0) })
 }
 
 // WithMaxQueryParameters limits a request to n query parameters; more get
 // 400 INVALID_ARGUMENT before any is parsed. The default is 1,000; n <= 0
 // removes the limit.
 func WithMaxQueryParameters(n int) Option {
-	return optionFunc(func(c *config) { c.maxQueryParams = n })
+	return optionFunc(func(c *config) { c.env.MaxQueryParams = max(n, 0) })
 }
 
 // WithMaxMetadataBytes limits the metadata a call forwards to its method
@@ -53,7 +53,7 @@ func WithMaxQueryParameters(n int) Option {
 // it gets 431 with a RESOURCE_EXHAUSTED status and the method is not
 // called. The default is 8 KiB; n <= 0 removes the limit.
 func WithMaxMetadataBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxMetadataBytes = n })
+	return optionFunc(func(c *config) { c.env.Headers.MaxMetadataBytes = max(n, 0) })
 }
 
 // WithDefaultTimeout sets the deadline of a unary call whose request has
@@ -63,14 +63,14 @@ func WithMaxMetadataBytes(n int) Option {
 // itself; protorest serve sets 30 s (--default-timeout), so that a hung
 // upstream cannot hold a request for ever. d <= 0 sets none.
 func WithDefaultTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.defaultTimeout = max(d, 0) })
+	return optionFunc(func(c *config) { c.env.Headers.DefaultTimeout = max(d, 0) })
 }
 
 // WithMaxTimeout sets the longest deadline a Grpc-Timeout header may ask
 // for; a longer one is cut to it. The default is 5 minutes; d <= 0 takes
 // every Grpc-Timeout as it is.
 func WithMaxTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.maxTimeout = max(d, 0) })
+	return optionFunc(func(c *config) { c.env.Headers.MaxTimeout = max(d, 0) })
 }
 
 // WithReadIdleTimeout sets the longest wait for the next bytes of a
@@ -89,7 +89,7 @@ func WithMaxTimeout(d time.Duration) Option {
 // http.ResponseController.SetReadDeadline: a middleware between the
 // server and the gateway must implement Unwrap.
 func WithReadIdleTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.readIdleTimeout = max(d, 0) })
+	return optionFunc(func(c *config) { c.env.ReadIdleTimeout = max(d, 0) })
 }
 
 // WithStreamIdleTimeout ends a streaming call (server, client or
@@ -101,7 +101,7 @@ func WithReadIdleTimeout(d time.Duration) Option {
 // the close code 4004 (4000 + the code, as for every outcome). The
 // default is 5 minutes, Envoy's stream_idle_timeout; d <= 0 sets none.
 func WithStreamIdleTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.streamIdle = max(d, 0) })
+	return optionFunc(func(c *config) { c.env.StreamIdleTimeout = max(d, 0) })
 }
 
 // WithMaxResponseBytes limits the encoded body of a response, and each
@@ -114,7 +114,7 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 // RESOURCE_EXHAUSTED. The default is 4 MiB, as for requests; n <= 0
 // removes the limit.
 func WithMaxResponseBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxResponseBytes = n })
+	return optionFunc(func(c *config) { c.env.Render.MaxBody = max(n, 0) })
 }
 
 // WithMaxBufferedResponseBytes bounds the bytes of encoded responses the
@@ -149,7 +149,7 @@ func WithBufferedResponseWait(d time.Duration) Option {
 // 70 KB/s; d <= 0 removes the limit, leaving a reader that never reads
 // holding its response until it disconnects.
 func WithResponseWriteTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.responseWriteTimeout = max(d, 0) })
+	return optionFunc(func(c *config) { c.env.Render.WriteTimeout = max(d, 0) })
 }
 
 // bufferedResponseBudget is the size of WithMaxBufferedResponseBytes:

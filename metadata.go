@@ -40,5 +40,5 @@ func DefaultHeaderMatcher(key string) (string, bool) { return headers.DefaultInc
 // annotated metadata count against WithMaxMetadataBytes. By default there
 // are none.
 func WithMetadata(annotate func(r *http.Request) metadata.MD) Option {
-	return optionFunc(func(c *config) { c.annotators = append(c.annotators, annotate) })
+	return optionFunc(func(c *config) { c.env.Headers.Annotators = append(c.env.Headers.Annotators, annotate) })
 }

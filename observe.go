@@ -144,5 +144,5 @@ func (s *observedSink) Finish(err error, header, trailer metadata.MD) {
 // grpc.ClientConn (grpc.WithStatsHandler), which the gateway does not
 // touch.
 func WithStatsHandler(h stats.Handler) Option {
-	return optionFunc(func(c *config) { c.stats = h })
+	return optionFunc(func(c *config) { c.env.Stats = h })
 }

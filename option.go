@@ -8,15 +8,13 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/stats"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/cors"
+	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/negotiate"
-	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 )
 
@@ -47,80 +45,59 @@ const (
 )
 
 type config struct {
-	unary            []grpc.UnaryServerInterceptor
-	stream           []grpc.StreamServerInterceptor
-	wsOrigins        []string
-	marshal          protojson.MarshalOptions
-	unmarshal        protojson.UnmarshalOptions
-	codecs           []negotiate.NamedCodec
-	errorHandler     ErrorHandler
-	ignoreUnknown    bool
-	ignoredQuery     []string
-	literalPlus      bool
-	unescape         route.UnescapeMode
-	strictSlash      bool
-	slashFallback    bool
-	successStatus    map[string]int
-	maxBody          int64
-	maxDepth         int
-	incoming         HeaderMatcher
-	outgoingHeader   HeaderMatcher
-	outgoingTrailer  HeaderMatcher
-	files            *protoregistry.Files
-	types            *protoregistry.Types
-	deriveMask       bool
-	autoMap          bool
-	panicHook        func(method string, value any, stack []byte)
-	stats            stats.Handler
-	cors             *cors.Policy
-	trustedProxies   []netip.Prefix
-	maxURLBytes      int
-	maxHeaders       int
-	maxQueryParams   int
-	maxMetadataBytes int
-	defaultTimeout   time.Duration
-	maxTimeout       time.Duration
-	readIdleTimeout  time.Duration
-	streamIdle       time.Duration
-	compress         func(http.Handler) http.HandlerFunc
+	// env is what the options set of exchange.Env directly; NewGateway
+	// adds what is derived.
+	env exchange.Env
 
-	annotators           []headers.Annotator
-	hooks                []render.Hook
+	unary         []grpc.UnaryServerInterceptor
+	stream        []grpc.StreamServerInterceptor
+	marshal       protojson.MarshalOptions
+	unmarshal     protojson.UnmarshalOptions
+	codecs        []negotiate.NamedCodec
+	errorHandler  ErrorHandler
+	ignoreUnknown bool
+	ignoredQuery  []string
+	literalPlus   bool
+	unescape      route.UnescapeMode
+	strictSlash   bool
+	slashFallback bool
+	successStatus map[string]int
+	maxDepth      int
+	files         *protoregistry.Files
+	types         *protoregistry.Types
+	deriveMask    bool
+	autoMap       bool
+	panicHook     func(method string, value any, stack []byte)
+	cors          *cors.Policy
+	compress      func(http.Handler) http.HandlerFunc
+
 	routingErrorHandler  ErrorHandler
-	streamErrorHandler   func(r *http.Request, err error) *status.Status
 	health               []healthEndpoint
 	openapi              OpenAPIInfo
-	maxResponseBytes     int
 	maxBufferedResponses int64
 	bufferedResponsesSet bool // WithMaxBufferedResponseBytes was given
 	bufferedResponseWait time.Duration
-	responseWriteTimeout time.Duration
 }
 
 func defaultConfig() config {
-	return config{
-		marshal:          protojson.MarshalOptions{EmitUnpopulated: true},
-		unmarshal:        protojson.UnmarshalOptions{DiscardUnknown: true},
-		maxBody:          4 << 20,
-		maxDepth:         100,
-		outgoingHeader:   headers.DefaultOutgoingHeader,
-		outgoingTrailer:  headers.DefaultOutgoingTrailer,
-		files:            protoregistry.GlobalFiles,
-		types:            protoregistry.GlobalTypes,
-		deriveMask:       true,
-		slashFallback:    true,
-		maxURLBytes:      defaultMaxURLBytes,
-		maxHeaders:       defaultMaxHeaders,
-		maxQueryParams:   defaultMaxQueryParams,
-		maxMetadataBytes: defaultMaxMetadataBytes,
-		maxTimeout:       defaultMaxTimeout,
-		readIdleTimeout:  defaultReadIdleTimeout,
-		streamIdle:       defaultStreamIdle,
-
-		maxResponseBytes:     defaultMaxResponseBytes,
+	c := config{
+		marshal:              protojson.MarshalOptions{EmitUnpopulated: true},
+		unmarshal:            protojson.UnmarshalOptions{DiscardUnknown: true},
+		maxDepth:             100,
+		files:                protoregistry.GlobalFiles,
+		types:                protoregistry.GlobalTypes,
+		deriveMask:           true,
+		slashFallback:        true,
 		bufferedResponseWait: defaultBufferedResponseWait,
-		responseWriteTimeout: defaultResponseWriteTimeout,
 	}
+	e := &c.env
+	e.MaxBody = 4 << 20
+	e.MaxURLBytes, e.MaxHeaders, e.MaxQueryParams = defaultMaxURLBytes, defaultMaxHeaders, defaultMaxQueryParams
+	e.ReadIdleTimeout, e.StreamIdleTimeout = defaultReadIdleTimeout, defaultStreamIdle
+	e.Headers.OutgoingHeader, e.Headers.OutgoingTrailer = headers.DefaultOutgoingHeader, headers.DefaultOutgoingTrailer
+	e.Headers.MaxMetadataBytes, e.Headers.MaxTimeout = defaultMaxMetadataBytes, defaultMaxTimeout
+	e.Render.MaxBody, e.Render.WriteTimeout = defaultMaxResponseBytes, defaultResponseWriteTimeout
+	return c
 }
 
 // WithUnaryInterceptors adds unary server interceptors. They run around
@@ -137,7 +114,7 @@ func WithUnaryInterceptors(interceptors ...grpc.UnaryServerInterceptor) Option {
 // the request's own host may, which is what keeps a WebSocket from being
 // opened by any site a user visits (cross-site WebSocket hijacking).
 func WithWebSocketOrigins(patterns ...string) Option {
-	return optionFunc(func(c *config) { c.wsOrigins = append(c.wsOrigins, patterns...) })
+	return optionFunc(func(c *config) { c.env.WebSocketOrigins = append(c.env.WebSocketOrigins, patterns...) })
 }
 
 // WithStreamInterceptors adds stream server interceptors. They run around
@@ -259,7 +236,7 @@ func WithSuccessStatus(method string, code int) Option {
 // gets 413 with a RESOURCE_EXHAUSTED status, and no more than n+1 bytes
 // are read. The default is 4 MiB; n <= 0 removes the limit.
 func WithMaxRequestBodySize(n int64) Option {
-	return optionFunc(func(c *config) { c.maxBody = n })
+	return optionFunc(func(c *config) { c.env.MaxBody = n })
 }
 
 // WithMaxJSONDepth limits the nesting of objects and arrays in a JSON
@@ -273,21 +250,21 @@ func WithMaxJSONDepth(n int) Option {
 // DefaultHeaderMatcher.
 // Hop-by-hop headers are dropped whatever the matcher says.
 func WithIncomingHeaderMatcher(m HeaderMatcher) Option {
-	return optionFunc(func(c *config) { c.incoming = m })
+	return optionFunc(func(c *config) { c.env.Headers.Incoming = m })
 }
 
 // WithOutgoingHeaderMatcher decides which header metadata set by a method
 // become response headers, and under which header names. By default key
 // k becomes Grpc-Metadata-K.
 func WithOutgoingHeaderMatcher(m HeaderMatcher) Option {
-	return optionFunc(func(c *config) { c.outgoingHeader = m })
+	return optionFunc(func(c *config) { c.env.Headers.OutgoingHeader = m })
 }
 
 // WithOutgoingTrailerMatcher decides which trailer metadata become HTTP
 // trailers (sent only when the request says "TE: trailers"), and under
 // which names. By default key k becomes Grpc-Trailer-K.
 func WithOutgoingTrailerMatcher(m HeaderMatcher) Option {
-	return optionFunc(func(c *config) { c.outgoingTrailer = m })
+	return optionFunc(func(c *config) { c.env.Headers.OutgoingTrailer = m })
 }
 
 // WithFiles sets where RegisterService looks up service descriptors. The
@@ -346,5 +323,5 @@ func WithTrustedProxies(cidrs ...string) Option {
 		}
 		prefixes = append(prefixes, pfx.Masked())
 	}
-	return optionFunc(func(c *config) { c.trustedProxies = append(c.trustedProxies, prefixes...) })
+	return optionFunc(func(c *config) { c.env.Headers.TrustedProxies = append(c.env.Headers.TrustedProxies, prefixes...) })
 }

@@ -33,5 +33,5 @@ type ResponseHook func(w http.ResponseWriter, r *http.Request, resp proto.Messag
 // and the header metadata as arguments. By default there are none, and a
 // response costs nothing more.
 func WithResponseHook(h ResponseHook) Option {
-	return optionFunc(func(c *config) { c.hooks = append(c.hooks, h) })
+	return optionFunc(func(c *config) { c.env.Render.Hooks = append(c.env.Render.Hooks, h) })
 }
