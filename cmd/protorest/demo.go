@@ -86,9 +86,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		gl.Close()
 		return err
 	}
-	hsrv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
-	hsrv.Protocols.SetHTTP1(true)
-	hsrv.Protocols.SetUnencryptedHTTP2(true) // h2c: full-duplex streams without TLS
+	hsrv := protorest.NewServer("", gw) // h2c: full-duplex streams without TLS
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(gl) }()
 	go func() { errc <- hsrv.Serve(hl) }()
