@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+	"go.opentelemetry.io/otel/semconv/v1.43.0/httpconv"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -30,8 +32,9 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 
 // accessLog logs a line per request after next has answered it, at
 // error for a 5xx and at info otherwise, with the attribute names of
-// OpenTelemetry's semantic conventions, so that the line and the metrics
-// and spans of the same request agree:
+// OpenTelemetry's semantic conventions, taken from the semconv package
+// otelhttp and otelprotorest use, so that the line and the metrics and
+// spans of the same request agree:
 //
 //	http.request.method, http.route (the template that matched: r.Pattern,
 //	which the gateway sets; "" when none did or for a proxied gRPC call),
@@ -76,26 +79,26 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		attrs := make([]slog.Attr, 0, 16)
 		attrs = append(attrs,
-			slog.String("http.request.method", r.Method),
-			slog.String("http.route", call.Pattern),
-			slog.String("url.path", r.URL.Path),
-			slog.Int("http.response.status_code", code))
+			slog.String(string(semconv.HTTPRequestMethodKey), r.Method),
+			slog.String(string(semconv.HTTPRouteKey), call.Pattern),
+			slog.String(string(semconv.URLPathKey), r.URL.Path),
+			slog.Int(string(semconv.HTTPResponseStatusCodeKey), code))
 		if ci.Route != nil && ci.Route.FullMethod != "" {
-			attrs = append(attrs, slog.String("rpc.method", ci.Route.FullMethod[1:]))
+			attrs = append(attrs, slog.String(string(semconv.RPCMethodKey), ci.Route.FullMethod[1:]))
 		}
 		if c, ok := rec.grpcCode(ci); ok {
-			attrs = append(attrs, slog.String("rpc.response.status_code", otelprotorest.StatusCodeName(c)))
+			attrs = append(attrs, slog.String(string(semconv.RPCResponseStatusCodeKey), otelprotorest.StatusCodeName(c)))
 		}
 		var read int64
 		if body != nil {
 			read = body.n
 		}
 		attrs = append(attrs,
-			slog.Float64("http.server.request.duration", time.Since(start).Seconds()),
-			slog.Int64("http.request.body.size", read),
-			slog.Int64("http.response.body.size", rec.bytes),
-			slog.String("client.address", clientAddress(r.RemoteAddr)),
-			slog.String("user_agent.original", r.UserAgent()))
+			slog.Float64(httpconv.ServerRequestDuration{}.Name(), time.Since(start).Seconds()),
+			slog.Int64(string(semconv.HTTPRequestBodySizeKey), read),
+			slog.Int64(string(semconv.HTTPResponseBodySizeKey), rec.bytes),
+			slog.String(string(semconv.ClientAddressKey), clientAddress(r.RemoteAddr)),
+			slog.String(string(semconv.UserAgentOriginalKey), r.UserAgent()))
 		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
 			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 		}

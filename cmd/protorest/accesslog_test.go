@@ -88,4 +88,11 @@ func TestAccessLogOff(t *testing.T) {
 	if out := s.stderr.String(); out != "" {
 		t.Errorf("logged with --access-log=false --log-level warn: %s", out)
 	}
+	// At warn, a 200's info line would not show even with the access log
+	// on: at info, where it would, there must be none.
+	s = startServe(t, "--upstream", addr, "--access-log=false", "--log-format", "json")
+	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
+	if lines := accessLines(t, s); len(lines) != 0 {
+		t.Errorf("access log lines with --access-log=false: %v", lines)
+	}
 }

@@ -17,13 +17,13 @@ import (
 
 // check reports the first contradiction or malformed value of the config.
 func (c *serveConfig) check() error {
-	switch {
-	case c.upstream == "":
+	if c.upstream == "" {
 		return errors.New("--upstream is required")
-	case c.descriptorSet != "" && len(c.protos) > 0:
-		return errors.New("--descriptor-set and --proto are alternatives: give one")
-	case len(c.importPaths) > 0 && len(c.protos) == 0:
-		return errors.New("--import-path needs --proto")
+	}
+	if err := c.checkRoutes(); err != nil {
+		return err
+	}
+	switch {
 	case c.loadTimeout <= 0:
 		return errors.New("--load-timeout must be positive")
 	case c.reloadInterval < 0:
@@ -83,11 +83,6 @@ func (c *serveConfig) check() error {
 		}
 		paths[p.path] = p.flag
 	}
-	for _, s := range c.successStatus {
-		if _, _, err := parseSuccessStatus(s); err != nil {
-			return fmt.Errorf("--success-status %q: %v", s, err)
-		}
-	}
 	if _, err := upstreamMetadata(c.upstreamHeaders); err != nil {
 		return err
 	}
@@ -105,6 +100,23 @@ func (c *serveConfig) check() error {
 		return err
 	}
 	return checkNotSelf(c.listen, c.upstream)
+}
+
+// checkRoutes checks the flags that decide the routes, which serve and
+// openapi share: where the descriptors come from, and --success-status.
+func (c *serveConfig) checkRoutes() error {
+	switch {
+	case c.descriptorSet != "" && len(c.protos) > 0:
+		return errors.New("--descriptor-set and --proto are alternatives: give one")
+	case len(c.importPaths) > 0 && len(c.protos) == 0:
+		return errors.New("--import-path needs --proto")
+	}
+	for _, s := range c.successStatus {
+		if _, _, err := parseSuccessStatus(s); err != nil {
+			return fmt.Errorf("--success-status %q: %v", s, err)
+		}
+	}
+	return nil
 }
 
 // edgeOptions are the library options of the browser, compression and

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -85,9 +86,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		gl.Close()
 		return err
 	}
-	hsrv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
-	hsrv.Protocols.SetHTTP1(true)
-	hsrv.Protocols.SetUnencryptedHTTP2(true) // h2c: full-duplex streams without TLS
+	hsrv := protorest.NewServer("", gw) // h2c: full-duplex streams without TLS
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(gl) }()
 	go func() { errc <- hsrv.Serve(hl) }()
@@ -154,34 +153,37 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 	}, protorest.RouteDoc{Summary: "A static page that consumes the streams (SSE, WebSocket)."})
 }
 
-// printDemoHelp prints the demo's addresses and the commands to try. Each
-// command works as printed against the demo's data (the shelves are
-// shelves/fiction and shelves/poetry): scripts/e2e.sh runs every one of
-// them, but the "open" of the page, and fails on an HTTP error.
-func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
-	h := "http://localhost:" + port(httpAddr)
-	fmt.Fprintf(w, `protorest demo
-  gRPC      %s  (reflection and health on)
-  HTTP/JSON %s
+// demoCommands are the commands printDemoHelp suggests, $HTTP standing
+// for the HTTP/JSON base URL and $GRPC_PORT for the gRPC port. Each works
+// as printed against the demo's data (the shelves are shelves/fiction and
+// shelves/poetry): scripts/e2e.sh runs every one of them, but the "open"
+// of the page, and fails on an HTTP error.
+var demoCommands = []string{
+	`curl -X POST -d '{"msg":"hello"}' -i $HTTP/api/v1/example/upper`,
+	`grpcurl -plaintext -d '{"msg": "hello"}' localhost:$GRPC_PORT example.v1.MySvc/Upper`,
+	`curl -X POST -d '{"msg":"hello"}' $HTTP/api/v1/example/echo`,
+	`curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' $HTTP/api/v1/example/echo | od -c`,
+	`curl -i $HTTP/v1/books/dune`,
+	`curl $HTTP/v1/shelves`,
+	`curl '$HTTP/v1/shelves/fiction/books?page_size=1'`,
+	`curl -X PATCH -d '{"title":"New title"}' $HTTP/v1/shelves/fiction/books/dune`,
+	`curl -N '$HTTP/api/v1/example/watch?count=3&intervalMs=300'`,
+	`curl -N -H 'Accept: text/event-stream' '$HTTP/api/v1/example/watch?count=3&intervalMs=300'`,
+	`printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - $HTTP/api/v1/example/chat`,
+	`curl $HTTP/files/readme.txt`,
+	`open $HTTP/ui/`,
+	`curl $HTTP/openapi.json`,
+	`curl $HTTP/openapi.yaml`,
+	`open $HTTP/docs/`,
+}
 
-Try:
-  curl -X POST -d '{"msg":"hello"}' -i %s/api/v1/example/upper
-  grpcurl -plaintext -d '{"msg": "hello"}' localhost:%s example.v1.MySvc/Upper
-  curl -X POST -d '{"msg":"hello"}' %s/api/v1/example/echo
-  curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' %s/api/v1/example/echo | od -c
-  curl -i %s/v1/books/dune
-  curl %s/v1/shelves
-  curl '%s/v1/shelves/fiction/books?page_size=1'
-  curl -X PATCH -d '{"title":"New title"}' %s/v1/shelves/fiction/books/dune
-  curl -N '%s/api/v1/example/watch?count=3&intervalMs=300'
-  curl -N -H 'Accept: text/event-stream' '%s/api/v1/example/watch?count=3&intervalMs=300'
-  printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - %s/api/v1/example/chat
-  curl %s/files/readme.txt
-  open %s/ui/
-  curl %s/openapi.json
-  curl %s/openapi.yaml
-  open %s/docs/
-`, grpcAddr, httpAddr, h, port(grpcAddr), h, h, h, h, h, h, h, h, h, h, h, h, h, h)
+// printDemoHelp prints the demo's addresses and demoCommands to try.
+func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
+	fmt.Fprintf(w, "protorest demo\n  gRPC      %s  (reflection and health on)\n  HTTP/JSON %s\n\nTry:\n", grpcAddr, httpAddr)
+	r := strings.NewReplacer("$HTTP", "http://localhost:"+port(httpAddr), "$GRPC_PORT", port(grpcAddr))
+	for _, c := range demoCommands {
+		fmt.Fprintf(w, "  %s\n", r.Replace(c))
+	}
 }
 
 func port(a net.Addr) string {

@@ -257,24 +257,27 @@ func (l *limitListener) unlink(lc *limitedConn) {
 	lc.prev, lc.next, lc.list = nil, nil, nil
 }
 
-// release gives back lc's slot. Called once per connection.
+// release gives back lc's slot, the first time it is called for lc.
 func (l *limitListener) release(lc *limitedConn) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if lc.released {
+		return
+	}
 	l.unlink(lc)
 	lc.released = true
 	l.open--
 	l.cond.Signal()
-	l.mu.Unlock()
 }
 
 // A limitedConn holds a slot of its limitListener until its first Close.
 type limitedConn struct {
 	net.Conn
 	l       *limitListener
-	since   time.Time // accepted
-	once    sync.Once
+	since   time.Time   // accepted
 	readAny atomic.Bool // a byte was read: no longer silent
-	// Guarded by l.mu: released, and the evictable list it is on.
+	// Guarded by l.mu: released (its slot given back), and the
+	// evictable list it is on.
 	released   bool
 	list       *connList
 	prev, next *limitedConn
@@ -297,6 +300,6 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 // Close closes the connection; the first call releases its slot.
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { c.l.release(c) })
+	c.l.release(c)
 	return err
 }

@@ -76,18 +76,11 @@ func runOpenAPI(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := parseCommandLine(fset, specs, args, openapiIntro+flagHelp(specs), os.LookupEnv, stdout); err != nil {
 		return err
 	}
-	switch {
-	case c.descriptorSet == "" && len(c.protos) == 0:
+	if c.descriptorSet == "" && len(c.protos) == 0 {
 		return usagef("give --proto or --descriptor-set (see protorest openapi --help)")
-	case c.descriptorSet != "" && len(c.protos) > 0:
-		return usagef("--descriptor-set and --proto are alternatives: give one")
-	case len(c.importPaths) > 0 && len(c.protos) == 0:
-		return usagef("--import-path needs --proto")
 	}
-	for _, s := range c.successStatus {
-		if _, _, err := parseSuccessStatus(s); err != nil {
-			return usagef("--success-status %q: %v", s, err)
-		}
+	if err := c.checkRoutes(); err != nil {
+		return usageError{err}
 	}
 	gw := protorest.NewGateway(c.gatewayOptions()...)
 	source, _, _ := c.source()

@@ -25,7 +25,9 @@ type probeReport struct {
 	Reason string `json:"reason,omitempty"` // why not
 }
 
-func writeProbe(w http.ResponseWriter, code int, rep probeReport) {
+// writeProbe writes a report of the probes or of the health path: JSON,
+// never cached.
+func writeProbe(w http.ResponseWriter, code int, rep any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

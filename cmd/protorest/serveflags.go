@@ -185,7 +185,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
-		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "64MiB, or --max-body-size or --max-response-bytes if larger",
+		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
 			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",

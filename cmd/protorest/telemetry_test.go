@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"regexp"
@@ -38,7 +39,7 @@ func (o *otlpReceiver) Export(_ context.Context, req *collectortrace.ExportTrace
 	for _, rs := range req.GetResourceSpans() {
 		for _, ss := range rs.GetScopeSpans() {
 			for _, s := range ss.GetSpans() {
-				o.spans[s.GetName()] = hexID(s.GetTraceId())
+				o.spans[s.GetName()] = hex.EncodeToString(s.GetTraceId())
 			}
 		}
 	}
@@ -60,15 +61,6 @@ func (o metricsService) Export(_ context.Context, req *collectormetrics.ExportMe
 		}
 	}
 	return &collectormetrics.ExportMetricsServiceResponse{}, nil
-}
-
-func hexID(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&15])
-	}
-	return string(out)
 }
 
 func startOTLPReceiver(t *testing.T) (*otlpReceiver, string) {

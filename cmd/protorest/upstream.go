@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -220,8 +219,5 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request) {
 	if serving && u.loaded.Load() {
 		rep.Status, code = "SERVING", http.StatusOK
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(rep)
+	writeProbe(w, code, rep)
 }
