@@ -68,15 +68,21 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 			}
 		}
 	}
-	var sent chan error
-	var body *exchange.Interruptible
 	if m.Desc.ClientStreams {
+		sent := make(chan struct{})
 		if bs, ok := src.(*exchange.BodySource); ok {
-			body = exchange.NewInterruptible(bs.Reader)
+			// The request must not be read once this handler returns: a
+			// sender still waiting for the client's next message is cut
+			// short after the response ends, and what it then says is not
+			// the client's fault.
+			body := exchange.NewInterruptible(bs.Reader)
 			bs.Reader = body
+			defer body.Cut(out.InterruptRead, func() { <-sent })
 		}
-		sent = make(chan error, 1)
-		go func() { sent <- send() }()
+		go func() {
+			defer close(sent)
+			send()
+		}()
 	} else if err := send(); err != nil {
 		out.Finish(x.Outcome(err), nil, nil)
 		return
@@ -109,17 +115,6 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	}
 	if err == io.EOF {
 		err = nil
-	}
-	if sent != nil {
-		select {
-		case <-sent:
-		default:
-			// The request must not be read once this handler returns: a
-			// sender still waiting for the client's next message is cut
-			// short after the response ends, and what it then says is not
-			// the client's fault.
-			defer body.Cut(out.InterruptRead, func() { <-sent })
-		}
 	}
 	if bad := unreadable.Load(); bad != nil {
 		err = *bad // the client sent what could not be read

@@ -64,6 +64,11 @@ func (b *Budget) TryTake(n int64) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.takeNow(n)
+}
+
+// takeNow is TryTake; the caller holds mu.
+func (b *Budget) takeNow(n int64) bool {
 	if len(b.waiters) == 0 && b.avail >= n {
 		b.avail -= n
 		return true
@@ -74,16 +79,15 @@ func (b *Budget) TryTake(n int64) bool {
 // Take takes n bytes, waiting for them at most b.Wait, or until ctx ends:
 // then it fails with ErrBusy.
 func (b *Budget) Take(ctx context.Context, n int64) error {
-	if b.TryTake(n) {
+	if n == 0 {
 		return nil
 	}
-	w := &budgetWaiter{n: n, ready: make(chan struct{})}
 	b.mu.Lock()
-	if len(b.waiters) == 0 && b.avail >= n { // room was made meanwhile
-		b.avail -= n
+	if b.takeNow(n) {
 		b.mu.Unlock()
 		return nil
 	}
+	w := &budgetWaiter{n: n, ready: make(chan struct{})}
 	b.waiters = append(b.waiters, w)
 	b.mu.Unlock()
 
