@@ -57,8 +57,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		call.Header = r.Header.Clone()
 		h.propagators.Inject(ctx, propagation.HeaderCarrier(call.Header))
 	}
-	inFlight := metric.WithAttributeSet(attribute.NewSet(
-		semconv.HTTPRequestMethodKey.String(r.Method), scheme(r)))
+	reqMethod := requestMethod(r.Method)
+	tls := 0
+	if r.TLS != nil {
+		tls = 1
+	}
+	inFlight := inFlightSets[reqMethod][tls]
 	h.active.Add(ctx, 1, inFlight)
 	defer h.active.Add(ctx, -1, inFlight)
 
@@ -87,15 +91,38 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			attribute.Int64("protorest.stream.messages.received", received),
 			attribute.Int64("protorest.stream.messages.sent", sent)))
 		labels := metric.WithAttributeSet(attribute.NewSet(
-			semconv.HTTPRequestMethodKey.String(r.Method), route, method))
+			semconv.HTTPRequestMethodKey.String(reqMethod), route, method))
 		h.messagesReceived.Add(ctx, received, labels)
 		h.messagesSent.Add(ctx, sent, labels)
 	}
 }
 
-func scheme(r *http.Request) attribute.KeyValue {
-	if r.TLS != nil {
-		return semconv.URLScheme("https")
+// knownMethods are the http.request.method values metrics keep: RFC
+// 9110's methods and PATCH. Any other is "_OTHER", as otelhttp labels
+// it, so that made-up methods (a route of custom kind "*" takes them all)
+// cannot make new series.
+var knownMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
+
+// requestMethod is m as metrics label it.
+func requestMethod(m string) string {
+	for _, k := range knownMethods {
+		if m == k {
+			return m
+		}
 	}
-	return semconv.URLScheme("http")
+	return semconv.HTTPRequestMethodOther.Value.AsString()
 }
+
+// inFlightSets are the attributes of http.server.active_requests, by
+// request method (as requestMethod gives it) and TLS, built once.
+var inFlightSets = func() map[string][2]metric.MeasurementOption {
+	sets := map[string][2]metric.MeasurementOption{}
+	for _, m := range append(knownMethods, requestMethod("")) {
+		method := semconv.HTTPRequestMethodKey.String(m)
+		sets[m] = [2]metric.MeasurementOption{
+			metric.WithAttributeSet(attribute.NewSet(method, semconv.URLScheme("http"))),
+			metric.WithAttributeSet(attribute.NewSet(method, semconv.URLScheme("https"))),
+		}
+	}
+	return sets
+}()

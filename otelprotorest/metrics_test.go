@@ -3,6 +3,7 @@ package otelprotorest_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strconv"
 	"testing"
 
@@ -133,5 +134,31 @@ func TestReloadCounter(t *testing.T) {
 		if got[k] != n {
 			t.Errorf("reloads %v, want %v", got, want)
 		}
+	}
+}
+
+// TestMadeUpMethodsShareOneSeries: a request with a method no RFC
+// defines is counted as "_OTHER", as otelhttp labels it, so clients
+// cannot make new series by inventing methods.
+func TestMadeUpMethodsShareOneSeries(t *testing.T) {
+	t.Parallel()
+	tel := newTelemetry(t)
+	url := inProcess(t, tel)
+	for _, m := range []string{"BREW", "PROPFIND-X"} {
+		req, _ := http.NewRequest(m, url+"/v1/shelves", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	active := tel.metric(t, "http.server.active_requests").(metricdata.Sum[int64])
+	var methods []string
+	for _, dp := range active.DataPoints {
+		m, _ := value(dp.Attributes, "http.request.method")
+		methods = append(methods, m)
+	}
+	if len(methods) != 1 || methods[0] != "_OTHER" {
+		t.Errorf("http.server.active_requests methods %q, want one series, _OTHER", methods)
 	}
 }
