@@ -159,45 +159,27 @@
 //
 // # Limits
 //
-// Request bodies are limited to 4 MiB (413 RESOURCE_EXHAUSTED, and no more
-// is read), JSON nesting to 100 levels (400), the request target to
-// 16 KiB (414), header lines to 100 (431), query parameters to 1,000
-// (400, before any is parsed) and the metadata a call forwards to 8 KiB
-// (431, and the method is not called); a Grpc-Timeout longer than 5
-// minutes is cut to it. Each has its option (WithMaxRequestBodySize,
-// WithMaxJSONDepth, WithMaxURLBytes, WithMaxHeaders,
-// WithMaxQueryParameters, WithMaxMetadataBytes, WithMaxTimeout);
-// WithDefaultTimeout gives unary calls without Grpc-Timeout a deadline
-// (none by default in the library; protorest serve sets 30 s). Error
-// messages quote at most a short prefix of offending input.
+// Every limit is on by default, each with its option, whose
+// documentation gives the value and what a client gets past it:
 //
-// Slow clients are bounded in time too. A request body (or a message of
-// a request stream, once begun) that sends nothing for 30 s, or that
-// averages under 500 bytes/s after that, gets 408 with a
-// DEADLINE_EXCEEDED status and its call is canceled
-// (WithReadIdleTimeout). A stream that passes no message either way for
-// 5 minutes is canceled and ends with DEADLINE_EXCEEDED: 408, or its
-// in-band error once the response has started, or the WebSocket close
-// code 4004 (WithStreamIdleTimeout). NewServer returns the http.Server
-// settings recommended in front of a gateway: header and keep-alive
-// timeouts, a header size limit, HTTP/2 stream limits.
+//   - what a request may send: WithMaxRequestBodySize (4 MiB, 413),
+//     WithMaxJSONDepth (100, 400), WithMaxURLBytes (16 KiB, 414),
+//     WithMaxHeaders (100, 431), WithMaxQueryParameters (1,000, 400),
+//     WithMaxMetadataBytes (8 KiB, 431, the method not called);
+//   - how long: WithMaxTimeout (a Grpc-Timeout over 5 minutes is cut to
+//     it), WithDefaultTimeout (none in the library; protorest serve sets
+//     30 s), WithReadIdleTimeout (a body silent for 30 s, or slower than
+//     500 bytes/s after that: 408), WithStreamIdleTimeout (a stream
+//     silent both ways for 5 minutes ends with DEADLINE_EXCEEDED);
+//   - what a response may hold: WithMaxResponseBytes (4 MiB encoded:
+//     500 "response too large", nothing sent), and across requests
+//     WithMaxBufferedResponseBytes, WithBufferedResponseWait and
+//     WithResponseWriteTimeout (the bytes of large responses held while
+//     clients read them: 256 MiB, then 503 with Retry-After).
 //
-// Responses are limited too. An encoded response body (each message, for
-// a stream or a WebSocket) over 4 MiB is a 500 INTERNAL "response too
-// large", as Envoy's transcoder answers past max_response_body_size: the
-// encoders stop as soon as they pass the limit, and nothing of the
-// response is sent (a stream's message past it ends the stream with that
-// error, in-band once the stream has started). And the bytes of encoded
-// responses held while clients read them are bounded across all
-// requests, 256 MiB by default (or a quarter of GOMEMLIMIT): a response
-// over 64 KiB takes its size from that budget before it is written, and
-// gives it back when it is written, or when its write fails because the
-// client left or took longer than a minute; one that finds no room waits
-// up to a second, holding none of its bytes, then gets 503 UNAVAILABLE
-// with Retry-After. So 50 HTTP/2 streams that never read a 2.5 MB
-// response hold at most the budget, not 125 MB. The options:
-// WithMaxResponseBytes, WithMaxBufferedResponseBytes,
-// WithBufferedResponseWait, WithResponseWriteTimeout.
+// NewServer returns the http.Server settings recommended in front of a
+// gateway. Error messages quote at most a short prefix of offending
+// input. README's limits table and RELIABILITY.md show each measured.
 //
 // # Metadata
 //
