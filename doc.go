@@ -179,7 +179,7 @@
 //
 // NewServer returns the http.Server settings recommended in front of a
 // gateway. Error messages quote at most a short prefix of offending
-// input. README's limits table and RELIABILITY.md show each measured.
+// input. RELIABILITY.md shows each limit measured against protorest serve.
 //
 // # Metadata
 //
