@@ -24,12 +24,8 @@ func (e *encoder) document(b []byte, d *Document) []byte {
 	start := len(b)
 	b = appendString(append(b, `,"openapi":`...), d.OpenAPI)
 	b = e.info(append(b, `,"info":`...), &d.Info)
-	if len(d.Servers) > 0 {
-		b = e.servers(append(b, `,"servers":`...), d.Servers)
-	}
-	if len(d.Tags) > 0 {
-		b = e.tags(append(b, `,"tags":`...), d.Tags)
-	}
+	b = omitList(e, b, `,"servers":`, d.Servers, (*encoder).server)
+	b = omitList(e, b, `,"tags":`, d.Tags, (*encoder).tag)
 	b = appendMap(e, append(b, `,"paths":`...), d.Paths, (*encoder).pathItem)
 	b = e.components(append(b, `,"components":`...), &d.Components)
 	return append(endObject(b, start), '\n')
@@ -43,29 +39,17 @@ func (e *encoder) info(b []byte, info *Info) []byte {
 	return endObject(b, start)
 }
 
-func (e *encoder) servers(b []byte, servers []Server) []byte {
-	b = append(b, '[')
-	for i := range servers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(append(b, `{"url":`...), servers[i].URL)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+func (e *encoder) server(b []byte, s Server) []byte {
+	start := len(b)
+	b = appendString(append(b, `,"url":`...), s.URL)
+	return endObject(b, start)
 }
 
-func (e *encoder) tags(b []byte, tags []Tag) []byte {
-	b = append(b, '[')
-	for i := range tags {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(append(b, `{"name":`...), tags[i].Name)
-		b = omitString(b, `,"description":`, tags[i].Description)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+func (e *encoder) tag(b []byte, t Tag) []byte {
+	start := len(b)
+	b = appendString(append(b, `,"name":`...), t.Name)
+	b = omitString(b, `,"description":`, t.Description)
+	return endObject(b, start)
 }
 
 func (e *encoder) pathItem(b []byte, p *PathItem) []byte {
@@ -73,26 +57,16 @@ func (e *encoder) pathItem(b []byte, p *PathItem) []byte {
 		return append(b, "null"...)
 	}
 	start := len(b)
-	b = e.omitOperation(b, `,"get":`, p.Get)
-	b = e.omitOperation(b, `,"put":`, p.Put)
-	b = e.omitOperation(b, `,"post":`, p.Post)
-	b = e.omitOperation(b, `,"delete":`, p.Delete)
-	b = e.omitOperation(b, `,"options":`, p.Options)
-	b = e.omitOperation(b, `,"head":`, p.Head)
-	b = e.omitOperation(b, `,"patch":`, p.Patch)
-	b = e.omitOperation(b, `,"trace":`, p.Trace)
-	if len(p.OtherMethods) > 0 {
-		b = appendMap(e, append(b, `,"x-protorest-other-methods":`...), p.OtherMethods, (*encoder).operation)
-	}
+	b = omitObject(e, b, `,"get":`, p.Get, (*encoder).operation)
+	b = omitObject(e, b, `,"put":`, p.Put, (*encoder).operation)
+	b = omitObject(e, b, `,"post":`, p.Post, (*encoder).operation)
+	b = omitObject(e, b, `,"delete":`, p.Delete, (*encoder).operation)
+	b = omitObject(e, b, `,"options":`, p.Options, (*encoder).operation)
+	b = omitObject(e, b, `,"head":`, p.Head, (*encoder).operation)
+	b = omitObject(e, b, `,"patch":`, p.Patch, (*encoder).operation)
+	b = omitObject(e, b, `,"trace":`, p.Trace, (*encoder).operation)
+	b = omitMap(e, b, `,"x-protorest-other-methods":`, p.OtherMethods, (*encoder).operation)
 	return endObject(b, start)
-}
-
-// omitOperation appends the member key: op unless op is nil (omitempty).
-func (e *encoder) omitOperation(b []byte, key string, op *Operation) []byte {
-	if op == nil {
-		return b
-	}
-	return e.operation(append(b, key...), op)
 }
 
 func (e *encoder) operation(b []byte, op *Operation) []byte {
@@ -100,25 +74,12 @@ func (e *encoder) operation(b []byte, op *Operation) []byte {
 		return append(b, "null"...)
 	}
 	start := len(b)
-	if len(op.Tags) > 0 {
-		b = appendStrings(append(b, `,"tags":`...), op.Tags)
-	}
+	b = omitList(e, b, `,"tags":`, op.Tags, (*encoder).string)
 	b = omitString(b, `,"summary":`, op.Summary)
 	b = omitString(b, `,"description":`, op.Description)
 	b = appendString(append(b, `,"operationId":`...), op.OperationID)
-	if len(op.Parameters) > 0 {
-		b = append(b, `,"parameters":[`...)
-		for i, p := range op.Parameters {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = e.parameter(b, p)
-		}
-		b = append(b, ']')
-	}
-	if op.RequestBody != nil {
-		b = e.requestBody(append(b, `,"requestBody":`...), op.RequestBody)
-	}
+	b = omitList(e, b, `,"parameters":`, op.Parameters, (*encoder).parameter)
+	b = omitObject(e, b, `,"requestBody":`, op.RequestBody, (*encoder).requestBody)
 	b = appendMap(e, append(b, `,"responses":`...), op.Responses, (*encoder).response)
 	b = omitTrue(b, `,"deprecated":`, op.Deprecated)
 	b = omitString(b, `,"x-grpc-method":`, op.GRPCMethod)
@@ -160,9 +121,7 @@ func (e *encoder) response(b []byte, r *Response) []byte {
 	start := len(b)
 	b = omitString(b, `,"$ref":`, r.Ref)
 	b = omitString(b, `,"description":`, r.Description)
-	if len(r.Content) > 0 {
-		b = appendMap(e, append(b, `,"content":`...), r.Content, (*encoder).mediaType)
-	}
+	b = omitMap(e, b, `,"content":`, r.Content, (*encoder).mediaType)
 	return endObject(b, start)
 }
 
@@ -171,16 +130,14 @@ func (e *encoder) mediaType(b []byte, m *MediaType) []byte {
 		return append(b, "null"...)
 	}
 	start := len(b)
-	b = e.omitSchema(b, `,"schema":`, m.Schema)
+	b = omitObject(e, b, `,"schema":`, m.Schema, (*encoder).schema)
 	return endObject(b, start)
 }
 
 func (e *encoder) components(b []byte, c *Components) []byte {
 	start := len(b)
 	b = appendMap(e, append(b, `,"schemas":`...), c.Schemas, (*encoder).schema)
-	if len(c.Responses) > 0 {
-		b = appendMap(e, append(b, `,"responses":`...), c.Responses, (*encoder).response)
-	}
+	b = omitMap(e, b, `,"responses":`, c.Responses, (*encoder).response)
 	return endObject(b, start)
 }
 
@@ -193,62 +150,27 @@ func (e *encoder) schema(b []byte, s *Schema) []byte {
 	b = omitString(b, `,"type":`, s.Type)
 	b = omitString(b, `,"format":`, s.Format)
 	b = omitString(b, `,"description":`, s.Description)
-	if len(s.Enum) > 0 {
-		b = appendEnum(append(b, `,"enum":`...), s.Enum)
-	}
+	b = omitList(e, b, `,"enum":`, s.Enum, (*encoder).enumValue)
 	b = omitString(b, `,"pattern":`, s.Pattern)
 	b = omitString(b, `,"contentEncoding":`, s.ContentEncoding)
 	b = omitInt(b, `,"minimum":`, s.Minimum)
 	b = omitInt(b, `,"maximum":`, s.Maximum)
-	if s.Properties != nil {
-		b = e.properties(append(b, `,"properties":`...), s.Properties)
-	}
-	if len(s.Required) > 0 {
-		b = appendStrings(append(b, `,"required":`...), s.Required)
-	}
-	b = e.omitSchema(b, `,"additionalProperties":`, s.AdditionalProperties)
-	b = e.omitSchema(b, `,"propertyNames":`, s.PropertyNames)
-	if len(s.DependentSchemas) > 0 {
-		b = appendMap(e, append(b, `,"dependentSchemas":`...), s.DependentSchemas, (*encoder).schema)
-	}
-	b = e.omitSchema(b, `,"items":`, s.Items)
-	b = e.omitSchemas(b, `,"allOf":`, s.AllOf)
-	b = e.omitSchemas(b, `,"anyOf":`, s.AnyOf)
-	b = e.omitSchema(b, `,"not":`, s.Not)
+	b = omitObject(e, b, `,"properties":`, s.Properties, (*encoder).properties)
+	b = omitList(e, b, `,"required":`, s.Required, (*encoder).string)
+	b = omitObject(e, b, `,"additionalProperties":`, s.AdditionalProperties, (*encoder).schema)
+	b = omitObject(e, b, `,"propertyNames":`, s.PropertyNames, (*encoder).schema)
+	b = omitMap(e, b, `,"dependentSchemas":`, s.DependentSchemas, (*encoder).schema)
+	b = omitObject(e, b, `,"items":`, s.Items, (*encoder).schema)
+	b = omitList(e, b, `,"allOf":`, s.AllOf, (*encoder).schema)
+	b = omitList(e, b, `,"anyOf":`, s.AnyOf, (*encoder).schema)
+	b = omitObject(e, b, `,"not":`, s.Not, (*encoder).schema)
 	b = omitTrue(b, `,"readOnly":`, s.ReadOnly)
 	b = omitTrue(b, `,"writeOnly":`, s.WriteOnly)
 	b = omitTrue(b, `,"deprecated":`, s.Deprecated)
-	if len(s.Oneofs) > 0 {
-		b = appendMap(e, append(b, `,"x-oneof":`...), s.Oneofs, func(_ *encoder, b []byte, members []string) []byte {
-			return appendStrings(b, members)
-		})
-	}
+	b = omitMap(e, b, `,"x-oneof":`, s.Oneofs, func(e *encoder, b []byte, members []string) []byte {
+		return appendList(e, b, members, (*encoder).string)
+	})
 	return endObject(b, start)
-}
-
-// omitSchema appends the member key: s unless s is nil (omitempty).
-func (e *encoder) omitSchema(b []byte, key string, s *Schema) []byte {
-	if s == nil {
-		return b
-	}
-	return e.schema(append(b, key...), s)
-}
-
-// omitSchemas appends the member key: list unless it is empty
-// (omitempty).
-func (e *encoder) omitSchemas(b []byte, key string, list []*Schema) []byte {
-	if len(list) == 0 {
-		return b
-	}
-	b = append(b, key...)
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = e.schema(b, s)
-	}
-	return append(b, ']')
 }
 
 // properties appends p as Properties.MarshalJSON writes it: an object in
@@ -261,25 +183,17 @@ func (e *encoder) properties(b []byte, p *Properties) []byte {
 	return endObject(b, start)
 }
 
-// appendEnum appends an enum's values: the strings and integers the
-// builder puts there directly, any other value as encoding/json writes
-// it.
-func appendEnum(b []byte, values []any) []byte {
-	b = append(b, '[')
-	for i, v := range values {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch v := v.(type) {
-		case string:
-			b = appendString(b, v)
-		case int32:
-			b = strconv.AppendInt(b, int64(v), 10)
-		default:
-			b = appendValue(b, v)
-		}
+// enumValue appends one of an enum's values: the strings and integers
+// the builder puts there directly, any other value as encoding/json
+// writes it.
+func (e *encoder) enumValue(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case string:
+		return appendString(b, v)
+	case int32:
+		return strconv.AppendInt(b, int64(v), 10)
 	}
-	return append(b, ']')
+	return appendValue(b, v)
 }
 
 // appendValue appends v as encoding/json writes it, without escaping

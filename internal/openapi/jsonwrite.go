@@ -121,19 +121,50 @@ func appendEscaped(b []byte, c byte) []byte {
 	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 }
 
-// appendStrings appends a list of strings; nil is null.
-func appendStrings(b []byte, list []string) []byte {
+// omitObject appends the member key: v, with value, unless v is nil
+// (omitempty); key is `,"name":`.
+func omitObject[T any](e *encoder, b []byte, key string, v *T, value func(*encoder, []byte, *T) []byte) []byte {
+	if v == nil {
+		return b
+	}
+	return value(e, append(b, key...), v)
+}
+
+// omitList appends the member key: list, each item with item, unless it
+// is empty (omitempty); key is `,"name":`.
+func omitList[T any](e *encoder, b []byte, key string, list []T, item func(*encoder, []byte, T) []byte) []byte {
+	if len(list) == 0 {
+		return b
+	}
+	return appendList(e, append(b, key...), list, item)
+}
+
+// appendList appends list as an array, each item with item; nil is null.
+func appendList[T any](e *encoder, b []byte, list []T, item func(*encoder, []byte, T) []byte) []byte {
 	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, s := range list {
+	for i, v := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = item(e, b, v)
 	}
 	return append(b, ']')
+}
+
+// string appends s as a JSON string: appendString, as an item of
+// appendList.
+func (*encoder) string(b []byte, s string) []byte { return appendString(b, s) }
+
+// omitMap appends the member key: m, each value with value, unless it is
+// empty (omitempty); key is `,"name":`.
+func omitMap[V any](e *encoder, b []byte, key string, m map[string]V, value func(*encoder, []byte, V) []byte) []byte {
+	if len(m) == 0 {
+		return b
+	}
+	return appendMap(e, append(b, key...), m, value)
 }
 
 // appendMap appends m as an object, its keys in order as encoding/json

@@ -42,7 +42,7 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
 		op.Deprecated = true
 	}
-	op.Parameters = append(b.pathParameters(p, rule.Request.Input), b.queryParameters(rule.Request.Query)...)
+	op.Parameters = append(b.pathParameters(p, rule.Request.Vars), b.queryParameters(rule.Request.Query)...)
 	switch {
 	case md.IsStreamingClient() && md.IsStreamingServer():
 		op.Streaming = "bidi"

@@ -8,11 +8,12 @@ import (
 	"github.com/protorest/protorest/internal/bind"
 )
 
-// pathParameters returns the path parameters of p. A parameter that is a
-// whole variable has its field's schema; one wildcard of a longer
-// variable is a string, its description giving the variable's whole
-// value.
-func (b *builder) pathParameters(p *openPath, input protoreflect.MessageDescriptor) []*Parameter {
+// pathParameters returns the path parameters of p, whose template's
+// variables set the fields of vars (a rule's request plan; nil for a
+// custom route). A parameter that is a whole variable has its field's
+// schema; one wildcard of a longer variable is a string, its description
+// giving the variable's whole value.
+func (b *builder) pathParameters(p *openPath, vars []bind.PathVar) []*Parameter {
 	params := make([]*Parameter, 0, len(p.params))
 	for i, pp := range p.params {
 		param := &Parameter{Name: pp.name, In: "path", Required: true, Schema: &Schema{Type: "string"}, MultiSegment: pp.multi}
@@ -26,16 +27,16 @@ func (b *builder) pathParameters(p *openPath, input protoreflect.MessageDescript
 		if pp.multi {
 			notes = append(notes, "Multi-segment: its `/` are not escaped.")
 		}
-		if pp.whole && input != nil {
-			if fd := fieldAt(input, pp.field); fd != nil {
-				param.Schema = b.valueSchema(fd)
-				if fd.IsList() {
-					notes = append(notes, "Comma-separated values.")
-					param.Schema = &Schema{Type: "string"}
-				}
-				if c := b.comment(fd).text(); c != "" {
-					notes = append([]string{c}, notes...)
-				}
+		if pp.whole && vars != nil {
+			path := vars[pp.variable].Field.Path()
+			fd := path[len(path)-1]
+			param.Schema = b.valueSchema(fd)
+			if fd.IsList() {
+				notes = append(notes, "Comma-separated values.")
+				param.Schema = &Schema{Type: "string"}
+			}
+			if c := b.comment(fd).text(); c != "" {
+				notes = append([]string{c}, notes...)
 			}
 		}
 		param.Description = strings.Join(notes, "\n\n")
@@ -82,24 +83,4 @@ func (b *builder) queryValueSchema(fd protoreflect.FieldDescriptor) *Schema {
 		}
 	}
 	return b.valueSchema(fd)
-}
-
-// fieldAt resolves a dotted path of proto or JSON names, as the rule's
-// variable named it (the gateway checked it at registration).
-func fieldAt(md protoreflect.MessageDescriptor, dotted string) protoreflect.FieldDescriptor {
-	var fd protoreflect.FieldDescriptor
-	for comp := range strings.SplitSeq(dotted, ".") {
-		if md == nil {
-			return nil
-		}
-		fd = md.Fields().ByName(protoreflect.Name(comp))
-		if fd == nil {
-			fd = md.Fields().ByJSONName(comp)
-		}
-		if fd == nil {
-			return nil
-		}
-		md = fd.Message()
-	}
-	return fd
 }

@@ -27,8 +27,9 @@ type piece struct {
 // A pathParam is one {parameter} of an OpenAPI path: one wildcard of the
 // template.
 type pathParam struct {
-	name  string
-	field string // the dotted field path it sets, or "" for a wildcard outside a variable
+	name     string
+	field    string // the dotted field path it sets, or "" for a wildcard outside a variable
+	variable int    // the index of its variable in the template, or -1 outside one
 	// whole reports that the parameter is the whole variable, {f} or
 	// {f=*}: its value is the field's, and so is its schema.
 	whole bool
@@ -163,7 +164,7 @@ func expand(t *httprule.Template) *openPath {
 				}
 				p.pieces = append(p.pieces, piece{param: len(p.params)})
 				p.params = append(p.params, pathParam{
-					name: unique(field), field: field, whole: whole,
+					name: unique(field), field: field, variable: vi - 1, whole: whole,
 					multi: s.Kind == httprule.DeepWildcard, from: from, to: to,
 				})
 			}
@@ -176,7 +177,7 @@ func expand(t *httprule.Template) *openPath {
 		}
 		n := len(p.pieces)
 		p.pieces = append(p.pieces, piece{param: len(p.params)})
-		p.params = append(p.params, pathParam{name: unique("_segment"), multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
+		p.params = append(p.params, pathParam{name: unique("_segment"), variable: -1, multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
 	}
 	return p
 }

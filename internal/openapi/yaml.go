@@ -2,9 +2,10 @@ package openapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/protorest/protorest/internal/jsonscan"
 )
 
 // YAML returns the JSON document doc as YAML 1.2 block style, keys in
@@ -14,11 +15,13 @@ import (
 // when they are plain identifiers. doc must be valid JSON, as Build's
 // is; YAML panics otherwise.
 func YAML(doc []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	v, err := readValue(dec)
-	if err != nil {
-		panic("openapi: YAML of invalid JSON: " + err.Error())
+	// A lone surrogate escape reads as U+FFFD, and a document may nest as
+	// deep as encoding/json lets it, which is what YAML read it with.
+	s := jsonscan.Scanner{LoneSurrogates: true}
+	s.Reset(doc, 10000)
+	v, ok := readValue(&s)
+	if !ok {
+		panic("openapi: YAML of invalid JSON, at offset " + strconv.Itoa(s.Pos()))
 	}
 	var out bytes.Buffer
 	writeYAML(&out, v, 0, false)
@@ -31,44 +34,58 @@ type yamlObject struct {
 	vals []any
 }
 
+// A yamlNumber is a JSON number, as the document has it.
+type yamlNumber string
+
 // readValue reads one JSON value: a *yamlObject, []any, string,
-// json.Number, bool or nil.
-func readValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			obj := &yamlObject{}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := readValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj.keys = append(obj.keys, k.(string))
+// yamlNumber, bool or nil.
+func readValue(s *jsonscan.Scanner) (any, bool) {
+	s.Space()
+	switch c := s.Peek(); c {
+	case '{':
+		obj := &yamlObject{}
+		empty, ok := s.Open('{')
+		for more := !empty; ok && more; {
+			var k []byte
+			if k, ok = s.Str(); !ok {
+				break
+			}
+			key := string(k)
+			s.Space()
+			if !s.Consume(':') {
+				return nil, false
+			}
+			var v any
+			if v, ok = readValue(s); ok {
+				obj.keys = append(obj.keys, key)
 				obj.vals = append(obj.vals, v)
+				more, ok = s.More('}')
 			}
-			_, err := dec.Token() // '}'
-			return obj, err
 		}
+		return obj, ok
+	case '[':
 		list := []any{}
-		for dec.More() {
-			v, err := readValue(dec)
-			if err != nil {
-				return nil, err
+		empty, ok := s.Open('[')
+		for more := !empty; ok && more; {
+			var v any
+			if v, ok = readValue(s); ok {
+				list = append(list, v)
+				more, ok = s.More(']')
 			}
-			list = append(list, v)
 		}
-		_, err := dec.Token() // ']'
-		return list, err
+		return list, ok
+	case '"':
+		str, ok := s.Str()
+		return string(str), ok
+	case 't':
+		return true, s.Literal("true")
+	case 'f':
+		return false, s.Literal("false")
+	case 'n':
+		return nil, s.Literal("null")
 	}
-	return tok, nil
+	n, ok := s.Number()
+	return yamlNumber(n), ok
 }
 
 // writeYAML writes v at indent. inline says the value follows a key or a
@@ -131,8 +148,8 @@ func writeScalar(out *bytes.Buffer, v any) {
 	switch x := v.(type) {
 	case string:
 		writeQuoted(out, x)
-	case json.Number:
-		out.WriteString(x.String())
+	case yamlNumber:
+		out.WriteString(string(x))
 	case bool:
 		out.WriteString(strconv.FormatBool(x))
 	case nil:
