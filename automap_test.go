@@ -2,7 +2,6 @@ package protorest_test
 
 import (
 	"context"
-	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -28,16 +27,11 @@ func (testService) UnaryCall(_ context.Context, req *testgrpc.SimpleRequest) (*t
 
 func TestAutoMapping(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	backend := grpc.NewServer()
 	testgrpc.RegisterTestServiceServer(backend, testService{})
 	examplev1.RegisterMySvcServer(backend, services.NewMySvc())
 	reflection.Register(backend)
-	go backend.Serve(lis)
-	t.Cleanup(backend.Stop)
+	addr := serveGRPC(t, backend)
 
 	inProcess := protorest.NewGateway(protorest.WithAutoMapping())
 	testgrpc.RegisterTestServiceServer(inProcess, testService{})
@@ -46,7 +40,7 @@ func TestAutoMapping(t *testing.T) {
 	remote := protorest.NewGateway(protorest.WithAutoMapping())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := remote.RegisterRemote(ctx, dial(t, lis.Addr().String())); err != nil {
+	if err := remote.RegisterRemote(ctx, dial(t, addr)); err != nil {
 		t.Fatal(err)
 	}
 

@@ -3,6 +3,7 @@ package protorest_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -50,6 +51,19 @@ func (r *recorder) count() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.calls)
+}
+
+// serveGRPC serves srv on a loopback port until the test ends and
+// returns its address.
+func serveGRPC(t testing.TB, srv *grpc.Server) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	return lis.Addr().String()
 }
 
 // serviceDesc builds a grpc.ServiceDesc for the named service whose

@@ -2,7 +2,6 @@ package protorest_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -21,10 +20,6 @@ import (
 // with the request's metadata and the annotators' on the check.
 func TestHealthEndpoint(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	hs := health.NewServer()
 	hs.SetServingStatus("app.v1.Up", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus("app.v1.Down", healthpb.HealthCheckResponse_NOT_SERVING)
@@ -35,11 +30,9 @@ func TestHealthEndpoint(t *testing.T) {
 		return h(ctx, req)
 	}))
 	healthpb.RegisterHealthServer(srv, hs)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
 
 	gw := protorest.NewGateway(
-		protorest.WithHealthEndpoint("/healthz", healthpb.NewHealthClient(dial(t, lis.Addr().String()))),
+		protorest.WithHealthEndpoint("/healthz", healthpb.NewHealthClient(dial(t, serveGRPC(t, srv)))),
 		protorest.WithMetadata(func(*http.Request) metadata.MD { return metadata.Pairs("x-probe", "k8s") }),
 	)
 	web := httptest.NewServer(gw)

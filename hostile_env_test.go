@@ -68,18 +68,12 @@ func newHostileEnv(t *testing.T, mode string) *hostileEnv {
 	if mode == "in-process" {
 		confv1.RegisterProbesServer(gw, be)
 	} else {
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
 		srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}))
 		confv1.RegisterProbesServer(srv, be)
 		reflection.Register(srv)
-		go srv.Serve(lis)
-		t.Cleanup(srv.Stop)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+		if err := gw.RegisterRemote(ctx, dial(t, serveGRPC(t, srv)), protorest.WithReflection("conf.v1.Probes")); err != nil {
 			t.Fatal(err)
 		}
 	}

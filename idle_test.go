@@ -136,29 +136,6 @@ func stalledHTTP1(t *testing.T, addr string) exchange {
 	return exchange{code: resp.StatusCode, header: resp.Header, body: string(body)}
 }
 
-// fetchWith sends one request with client and reads the whole answer.
-func fetchWith(t *testing.T, client *http.Client, method, url string, body io.Reader, headers ...string) exchange {
-	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Content-Length" {
-			fmt.Sscan(headers[i+1], &req.ContentLength)
-			continue
-		}
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, rerr := io.ReadAll(resp.Body)
-	return exchange{code: resp.StatusCode, header: resp.Header, body: string(b), trailer: resp.Trailer, err: rerr}
-}
-
 // TestReadIdleTrickle: a body that keeps coming, a byte every 40 ms
 // (well within the idle timeout) but under 500 bytes/s, gets 408 once the
 // idle timeout and the time its bytes earned have passed.

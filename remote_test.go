@@ -253,18 +253,12 @@ func (s blockingService) UnaryCall(ctx context.Context, _ *testgrpc.SimpleReques
 // the backend's call. The backend is reached with a dns:/// target.
 func TestRemoteClientGoneCancelsBackend(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	svc := blockingService{started: make(chan struct{}), canceled: make(chan struct{})}
 	backend := grpc.NewServer()
 	testgrpc.RegisterTestServiceServer(backend, svc)
 	reflection.Register(backend)
-	go backend.Serve(lis)
-	t.Cleanup(backend.Stop)
 
-	_, port, _ := net.SplitHostPort(lis.Addr().String())
+	_, port, _ := net.SplitHostPort(serveGRPC(t, backend))
 	gw := protorest.NewGateway(protorest.WithAutoMapping())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -164,18 +163,12 @@ func probesGateway(t testing.TB, kind string, s confv1.ProbesServer, opts ...pro
 		confv1.RegisterProbesServer(gw, s)
 		return gw
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	backend := grpc.NewServer()
 	confv1.RegisterProbesServer(backend, s)
 	reflection.Register(backend)
-	go backend.Serve(lis)
-	t.Cleanup(backend.Stop)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := gw.RegisterRemote(ctx, dial(t, lis.Addr().String()), protorest.WithReflection("conf.v1.Probes")); err != nil {
+	if err := gw.RegisterRemote(ctx, dial(t, serveGRPC(t, backend)), protorest.WithReflection("conf.v1.Probes")); err != nil {
 		t.Fatal(err)
 	}
 	return gw
@@ -190,16 +183,28 @@ type exchange struct {
 	err     error // reading the body
 }
 
+// fetch sends one request with http.DefaultClient and reads the whole
+// answer.
 func fetch(t *testing.T, method, url, body string, headers ...string) exchange {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	return fetchWith(t, http.DefaultClient, method, url, strings.NewReader(body), headers...)
+}
+
+// fetchWith sends one request with client and reads the whole answer.
+func fetchWith(t *testing.T, client *http.Client, method, url string, body io.Reader, headers ...string) exchange {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Content-Length" {
+			fmt.Sscan(headers[i+1], &req.ContentLength)
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

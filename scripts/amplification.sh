@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Memory under response amplification (issue 12): one book with 200,000
-# labels (a ~3 MB PATCH) read by 20 concurrent GETs, through the demo's
-# in-process gateway and through protorest serve in front of the demo's
-# gRPC port. Prints each process's peak RSS (VmHWM) after the GETs.
+# Memory under response amplification (issue 12), by hand: the
+# "Response amplification" scenario of scripts/reliability.sh (its
+# helper's amplify: one book with 200,000 labels, a ~3.4 MB PATCH, read
+# by 20 concurrent GETs while the process's RSS is sampled), run against
+# both the demo's in-process gateway and protorest serve in front of the
+# demo's gRPC port.
 #
 #   bash scripts/amplification.sh [path/to/protorest]
 #
 # Without an argument the binary is built from this checkout. Extra serve
-# flags go in SERVE_FLAGS (e.g. SERVE_FLAGS=--max-buffered-response-bytes=16MiB).
+# flags go in SERVE_FLAGS (e.g. SERVE_FLAGS=--max-buffered-response-bytes=16MiB);
+# LABELS and GETS change the book and the number of GETs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +27,7 @@ if [ -z "$bin" ]; then
   bin="$work/protorest"
   go build -o "$bin" ./cmd/protorest
 fi
+go build -o "$work/reliability" ./scripts/reliability
 LABELS=${LABELS:-200000}
 GETS=${GETS:-20}
 GRPC_PORT=${GRPC_PORT:-19390}
@@ -44,30 +48,12 @@ for port in "$DEMO_PORT" "$SERVE_PORT"; do
   done
 done
 
-book=/v1/shelves/fiction/books/dune
-python3 - "$LABELS" >"$work/patch.json" <<'EOF'
-import json, sys
-n = int(sys.argv[1])
-print(json.dumps({"labels": {"l-%06d" % i: "v" for i in range(n)}}, separators=(",", ":")))
-EOF
 # The demo's in-process gateway and its gRPC port have a library each.
-for port in "$DEMO_PORT" "$SERVE_PORT"; do
-  curl -fsS -o /dev/null -X PATCH -H 'Content-Type: application/json' --data-binary "@$work/patch.json" "http://127.0.0.1:$port$book"
-done
-size=$(curl -fsS "http://127.0.0.1:$DEMO_PORT$book" | wc -c)
-size_serve=$(curl -fsS "http://127.0.0.1:$SERVE_PORT$book" | wc -c)
-echo "book: $LABELS labels, PATCH $(wc -c <"$work/patch.json") bytes, GET $size bytes (through serve: $size_serve)"
-
-hwm() { awk '/VmHWM/ {printf "%.0f MB", $2/1024}' "/proc/$1/status"; }
-rss() { awk '/VmRSS/ {printf "%.0f MB", $2/1024}' "/proc/$1/status"; }
-cpu() { awk '{printf "%.1f s", ($14+$15)/100}' "/proc/$1/stat"; }
-echo "before the GETs: demo RSS $(rss "$demo") (peak $(hwm "$demo")), serve RSS $(rss "$serve") (peak $(hwm "$serve"))"
-
-gets() {
-  local port=$1
-  seq "$GETS" | xargs -P "$GETS" -I{} curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$port$book" | sort | uniq -c | tr '\n' ' '
-}
-echo "$GETS concurrent GETs in-process (demo): $(gets "$DEMO_PORT")"
-echo "  demo peak RSS $(hwm "$demo"), CPU $(cpu "$demo") (the demo also runs the gRPC service)"
-echo "$GETS concurrent GETs through serve: $(gets "$SERVE_PORT")"
-echo "  serve peak RSS $(hwm "$serve"), CPU $(cpu "$serve")"
+book=/v1/shelves/fiction/books/dune
+echo "In-process: protorest demo (its RSS includes the gRPC service)"
+"$work/reliability" amplify -book "http://127.0.0.1:$DEMO_PORT$book" -pid "$demo" -labels "$LABELS" -gets "$GETS" \
+  -serve-flags "(protorest demo, in-process)"
+echo
+echo "Through protorest serve"
+"$work/reliability" amplify -book "http://127.0.0.1:$SERVE_PORT$book" -pid "$serve" -labels "$LABELS" -gets "$GETS" \
+  -serve-flags "${SERVE_FLAGS:-defaults}"

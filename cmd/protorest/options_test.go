@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -45,10 +44,6 @@ func (s *seenMetadata) get(method, key string) string {
 func recordingUpstream(t *testing.T, opts ...grpc.ServerOption) (addr string, seen *seenMetadata) {
 	t.Helper()
 	seen = &seenMetadata{md: map[string]metadata.MD{}}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts = append(opts,
 		grpc.MaxRecvMsgSize(16<<20),
 		grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
@@ -65,9 +60,7 @@ func recordingUpstream(t *testing.T, opts ...grpc.ServerOption) (addr string, se
 	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
 	reflection.Register(srv)
 	healthpb.RegisterHealthServer(srv, health.NewServer())
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	return lis.Addr().String(), seen
+	return serveGRPC(t, srv), seen
 }
 
 func TestServeOptionFlags(t *testing.T) {
@@ -148,22 +141,17 @@ func TestServeLargeResponses(t *testing.T) {
 // (or its variable) keeps %2F as data.
 func TestServeEncodedSlashFallback(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := grpc.NewServer()
 	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
 	reflection.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
+	upstream := serveGRPC(t, srv)
 	const escaped = "/v1/shelves%2Ffiction%2Fbooks%2Fdune"
 
-	on := startServe(t, "--upstream", lis.Addr().String(), "--access-log=false")
+	on := startServe(t, "--upstream", upstream, "--access-log=false")
 	if code, body := on.do(t, "GET", escaped, ""); code != 200 || !strings.Contains(body, `"name":"shelves/fiction/books/dune"`) {
 		t.Errorf("GET %s: %d %s", escaped, code, body)
 	}
-	off := startServe(t, "--upstream", lis.Addr().String(), "--access-log=false", "--encoded-slash-fallback=false")
+	off := startServe(t, "--upstream", upstream, "--access-log=false", "--encoded-slash-fallback=false")
 	if code, body := off.do(t, "GET", escaped, ""); code != 404 || !strings.Contains(body, `"code":5`) {
 		t.Errorf("--encoded-slash-fallback=false: GET %s: %d %s", escaped, code, body)
 	}

@@ -26,20 +26,27 @@ import (
 	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
 
-func startUpstream(t *testing.T, withReflection bool) string {
+// serveGRPC serves srv on a loopback port until the test ends and
+// returns its address.
+func serveGRPC(t *testing.T, srv *grpc.Server) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	return lis.Addr().String()
+}
+
+func startUpstream(t *testing.T, withReflection bool) string {
+	t.Helper()
 	srv := grpc.NewServer()
 	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
 	if withReflection {
 		reflection.Register(srv)
 	}
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	return lis.Addr().String()
+	return serveGRPC(t, srv)
 }
 
 // waitFor polls w until re matches, and returns the first group.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/hex"
-	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -68,13 +67,7 @@ func startOTLPReceiver(t *testing.T) (*otlpReceiver, string) {
 	srv := grpc.NewServer()
 	collectortrace.RegisterTraceServiceServer(srv, o)
 	collectormetrics.RegisterMetricsServiceServer(srv, metricsService{o})
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	return o, lis.Addr().String()
+	return o, serveGRPC(t, srv)
 }
 
 // TestServeTelemetry: with --metrics-listen and --otlp-endpoint, a
@@ -96,19 +89,14 @@ func TestServeTelemetry(t *testing.T) {
 	}))
 	examplev1.RegisterMySvcServer(up, services.NewMySvc())
 	reflection.Register(up)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go up.Serve(lis)
-	t.Cleanup(up.Stop)
+	upstream := serveGRPC(t, up)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stdout, stderr := new(syncBuffer), new(syncBuffer)
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--upstream", lis.Addr().String(),
+		done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--upstream", upstream,
 			"--metrics-listen", "127.0.0.1:0", "--otlp-endpoint", "http://" + otlpAddr, "--log-format", "json"}, stdout, stderr)
 	}()
 	base := "http://" + waitFor(t, stdout, regexp.MustCompile(`HTTP/JSON on (\S+)`))

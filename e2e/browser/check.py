@@ -20,6 +20,7 @@ not be driven at all.
 import argparse
 import base64
 import json
+import os
 import re
 import sys
 import time
@@ -27,36 +28,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tally  # noqa: E402
+from tally import check, fail, info, ok  # noqa: E402
+
 TITLE_WAIT_S = 30  # the page needs about half a second
 WANT_TITLE = "done: 1,2,3,4,5"
-
-passed = 0
-failed = 0
-
-
-def ok(name):
-    global passed
-    passed += 1
-    print("ok   " + name, flush=True)
-
-
-def fail(name, *details):
-    global failed
-    failed += 1
-    print("FAIL " + name, flush=True)
-    for d in details:
-        print("  " + d, flush=True)
-
-
-def check(name, got, want):
-    if got == want:
-        ok(name)
-    else:
-        fail(name, "got:  %r" % (got,), "want: %r" % (want,))
-
-
-def info(text):
-    print("     (%s)" % text, flush=True)
 
 
 class WebDriverError(Exception):
@@ -427,7 +404,7 @@ def main():
                 fail("%s: %s" % (name, type(e).__name__), str(e))
     finally:
         wd.stop()
-    return 1 if failed else 0
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ failed.
 """
 
 import json
+import os
 import re
 import sys
 import urllib.error
@@ -26,22 +27,9 @@ import urllib.request
 from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
-failed = 0
-passed = 0
-
-
-def ok(name):
-    global passed
-    passed += 1
-    print("ok   " + name, flush=True)
-
-
-def fail(name, *details):
-    global failed
-    failed += 1
-    print("FAIL " + name, flush=True)
-    for d in details:
-        print("  " + d, flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tally  # noqa: E402
+from tally import fail, ok  # noqa: E402
 
 
 # (name, method, path with query, JSON body or None, the status wanted).
@@ -157,8 +145,8 @@ def main():
         fail("every unary operation of the document is exercised", "not: %s" % ", ".join(missing))
     else:
         ok("every unary operation of the document is exercised (%d)" % len(unary))
-    print("responses.py: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("responses.py: %d passed, %d failed" % (tally.passed, tally.failed))
+    return 1 if tally.failed else 0
 
 
 def operation_id(spec, method, path):

@@ -15,22 +15,12 @@ URL or JSON by hand. Prints an "ok   NAME" or "FAIL NAME" line per check;
 exits 1 when a check failed.
 """
 
+import os
 import sys
 
-failed = 0
-passed = 0
-
-
-def check(name, got, want):
-    global passed, failed
-    if got == want:
-        passed += 1
-        print("ok   " + name, flush=True)
-    else:
-        failed += 1
-        print("FAIL " + name, flush=True)
-        print("  got:  %r" % (got,), flush=True)
-        print("  want: %r" % (want,), flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tally  # noqa: E402
+from tally import check  # noqa: E402
 
 
 def main():
@@ -108,8 +98,8 @@ def main():
     r = get_shelf.sync_detailed(shelf_id, client=client)
     check("GetShelf after DeleteShelf: 404", (int(r.status_code), isinstance(r.parsed, GoogleRpcStatus)), (404, True))
 
-    print("roundtrip.py: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("roundtrip.py: %d passed, %d failed" % (tally.passed, tally.failed))
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":
