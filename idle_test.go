@@ -153,7 +153,11 @@ func TestReadIdleTrickle(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	got := fetchWith(t, srv.Client(), "POST", srv.URL+"/v1/probes", pr)
+	// A client time limit, so that a gateway that never cuts the trickle
+	// fails the test instead of hanging it.
+	client := srv.Client()
+	client.Timeout = 5 * time.Second
+	got := fetchWith(t, client, "POST", srv.URL+"/v1/probes", pr)
 	took := time.Since(start)
 	if got.code != http.StatusRequestTimeout || !strings.Contains(got.body, `{"code":4,"message":"request body arriving slower than 500 bytes/s"`) {
 		t.Errorf("got %d %q", got.code, got.body)
