@@ -80,6 +80,12 @@ func (q *Query) paramName(path []*fieldPlan, protoNames bool) (string, bool) {
 }
 
 func dottedName(path []*fieldPlan, protoNames bool) string {
+	if len(path) == 1 { // the name as it is, not a copy
+		if protoNames {
+			return string(path[0].fd.Name())
+		}
+		return path[0].fd.JSONName()
+	}
 	var b []byte
 	for i, fp := range path {
 		if i > 0 {

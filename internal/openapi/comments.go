@@ -27,6 +27,9 @@ func (b *builder) comment(d protoreflect.Descriptor) docComment {
 }
 
 func cleanComment(raw string) docComment {
+	if raw == "" {
+		return ""
+	}
 	for {
 		start := strings.Index(raw, "(--")
 		if start < 0 {

@@ -123,7 +123,7 @@ func New(routes []Route, opts Options) *Document {
 		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: b.comment(sd).text()})
 	}
 	doc.Components.Schemas = b.schemas
-	if b.errorUsed {
+	if b.errorRef != nil {
 		doc.Components.Responses = map[string]*Response{errorResponse: b.errorResponse()}
 	}
 	return doc

@@ -23,20 +23,23 @@ const (
 
 // operation returns the operation of route r at path p.
 func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
-	op := &Operation{OperationID: id, Responses: map[string]*Response{}}
+	op := &Operation{OperationID: id}
 	if r.Rule == nil {
 		op.Summary, op.Description = r.Summary, r.Description
 		if op.Summary == "" {
 			op.Summary = "A custom route."
 		}
 		op.Parameters = b.pathParameters(p, nil)
-		op.Responses["default"] = &Response{Description: "What the route's handler writes."}
+		if b.customResponses == nil {
+			b.customResponses = map[string]*Response{"default": {Description: "What the route's handler writes."}}
+		}
+		op.Responses = b.customResponses
 		return op
 	}
 	rule := r.Rule
 	md := rule.Method
 	sd := md.Parent()
-	op.Tags = []string{string(sd.FullName())}
+	op.Tags = b.tags(sd.(protoreflect.ServiceDescriptor))
 	op.Summary, op.Description = b.comment(md).split()
 	op.GRPCMethod = string(sd.FullName()) + "/" + string(md.Name())
 	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
@@ -55,45 +58,85 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 	if op.Streaming != "" {
 		op.Description = joinParagraphs(op.Description, streamingNote(md))
 	}
-	code := rule.Response.Status
-	ok := &Response{Description: http.StatusText(code)}
-	if code != http.StatusNoContent {
-		if md.IsStreamingServer() {
-			ok.Content = b.streamContent(rule.Response)
+	op.Responses = b.responses(rule.Response, md.IsStreamingServer())
+	return op
+}
+
+// responses returns the responses of a rule whose response plan is resp:
+// its success, and the error response. Rules that answer alike share
+// them.
+func (b *builder) responses(resp *render.Response, serverStream bool) map[string]*Response {
+	key := responsesKey{output: resp.Output.FullName(), status: resp.Status, serverStream: serverStream}
+	if f := resp.Body(); f != nil {
+		key.body = f.FullName()
+	}
+	if rs, ok := b.responseSets[key]; ok {
+		return rs
+	}
+	ok := &Response{Description: http.StatusText(resp.Status)}
+	if resp.Status != http.StatusNoContent {
+		if serverStream {
+			ok.Content = b.streamContent(resp)
 		} else {
-			ok.Content = b.content(rule.Response)
+			ok.Content = b.content(resp)
 		}
 	}
-	op.Responses[strconv.Itoa(code)] = ok
-	op.Responses["default"] = &Response{Ref: "#/components/responses/" + errorResponse}
-	b.errorUsed = true
-	return op
+	if b.errorRef == nil {
+		b.errorRef = &Response{Ref: "#/components/responses/" + errorResponse}
+	}
+	rs := map[string]*Response{strconv.Itoa(resp.Status): ok, "default": b.errorRef}
+	b.responseSets[key] = rs
+	return rs
+}
+
+// tags returns the tags of an operation of service sd: its name. The
+// operations of a service share them.
+func (b *builder) tags(sd protoreflect.ServiceDescriptor) []string {
+	tags, ok := b.tagLists[sd.FullName()]
+	if !ok {
+		tags = []string{string(sd.FullName())}
+		b.tagLists[sd.FullName()] = tags
+	}
+	return tags
+}
+
+// A responsesKey is what decides an operation's responses.
+type responsesKey struct {
+	output, body protoreflect.FullName // the output message; its response_body field, or ""
+	status       int
+	serverStream bool
 }
 
 // requestBody returns the body of a rule, or nil when it has none: the
 // request message less the fields the path sets (body "*"), or the body
-// field. A client stream's body is a sequence of such messages.
+// field. A client stream's body is a sequence of such messages. Rules
+// that read alike share it.
 func (b *builder) requestBody(req *bind.Request, clientStream bool) *RequestBody {
-	var s *Schema
-	var raw bool
+	key := bodyKey{input: req.Input.FullName(), clientStream: clientStream}
+	var drop []string
 	switch req.Body.Kind {
 	case bind.BodyNone:
 		return nil
 	case bind.BodyAll:
-		raw = req.Body.Raw != nil
-		if !raw {
-			s = b.bodyAll(req)
-		}
+		drop = b.pathSetFields(req)
+		key.drop = strings.Join(drop, "\x00")
 	case bind.BodyField:
-		last := req.Body.Path[len(req.Body.Path)-1]
-		raw = req.Body.Raw != nil
-		if !raw {
-			s = b.valueSchema(last)
-		}
+		key.field = req.Body.Path[len(req.Body.Path)-1].FullName()
+	}
+	if body, ok := b.bodies[key]; ok {
+		return body
 	}
 	body := &RequestBody{Required: true}
+	var s *Schema
 	switch {
-	case raw:
+	case req.Body.Raw != nil:
+	case req.Body.Kind == bind.BodyAll:
+		s = b.bodyAll(req.Input, drop)
+	default:
+		s = b.valueSchema(req.Body.Path[len(req.Body.Path)-1])
+	}
+	switch {
+	case req.Body.Raw != nil:
 		body.Description = "The body as it is, typed by its Content-Type (google.api.HttpBody)."
 		body.Content = map[string]*MediaType{mediaAny: {}}
 	case clientStream:
@@ -102,21 +145,35 @@ func (b *builder) requestBody(req *bind.Request, clientStream bool) *RequestBody
 	default:
 		body.Content = map[string]*MediaType{mediaJSON: {Schema: s}}
 	}
+	b.bodies[key] = body
 	return body
 }
 
-// bodyAll is the schema of a body "*": the request message, less the
-// top-level fields the path sets (a field under one that the path sets,
-// such as book.name, stays: the path's value wins).
-func (b *builder) bodyAll(req *bind.Request) *Schema {
-	whole := b.messageSchema(req.Input)
+// A bodyKey is what decides a rule's request body.
+type bodyKey struct {
+	input, field protoreflect.FullName // the request message; the body field, or "" for body "*"
+	drop         string                // body "*": the fields the path sets, NUL between them
+	clientStream bool
+}
+
+// pathSetFields returns the JSON names of the top-level fields of a
+// request that its path sets.
+func (b *builder) pathSetFields(req *bind.Request) []string {
 	var drop []string
 	for _, v := range req.Vars {
 		if path := v.Field.Path(); len(path) == 1 {
 			drop = append(drop, b.fieldName(path[0]))
 		}
 	}
-	comp := b.schemas[string(req.Input.FullName())]
+	return drop
+}
+
+// bodyAll is the schema of a body "*" of a request message md: md less
+// the top-level fields the path sets, drop. A field under one that the
+// path sets, such as book.name, stays: the path's value wins.
+func (b *builder) bodyAll(md protoreflect.MessageDescriptor, drop []string) *Schema {
+	whole := b.messageSchema(md)
+	comp := b.schemas[string(md.FullName())]
 	if len(drop) == 0 || comp == nil {
 		return whole
 	}

@@ -16,7 +16,7 @@ import (
 func (b *builder) pathParameters(p *openPath, vars []bind.PathVar) []*Parameter {
 	params := make([]*Parameter, 0, len(p.params))
 	for i, pp := range p.params {
-		param := &Parameter{Name: pp.name, In: "path", Required: true, Schema: &Schema{Type: "string"}, MultiSegment: pp.multi}
+		param := &Parameter{Name: pp.name, In: "path", Required: true, Schema: stringSchema, MultiSegment: pp.multi}
 		var notes []string
 		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
 			notes = append(notes, "Sets `"+pp.field+"`.")
@@ -33,7 +33,7 @@ func (b *builder) pathParameters(p *openPath, vars []bind.PathVar) []*Parameter 
 			param.Schema = b.valueSchema(fd)
 			if fd.IsList() {
 				notes = append(notes, "Comma-separated values.")
-				param.Schema = &Schema{Type: "string"}
+				param.Schema = stringSchema
 			}
 			if c := b.comment(fd).text(); c != "" {
 				notes = append([]string{c}, notes...)
@@ -69,6 +69,10 @@ func (b *builder) queryParameters(q *bind.Query) []*Parameter {
 	return params
 }
 
+// emptyQuerySchema is the schema of a query value of a
+// google.protobuf.Empty. It is shared: see builder.
+var emptyQuerySchema = &Schema{Type: "string", Enum: []any{"", "{}"}}
+
 // queryValueSchema is the schema of a query value of fd: its JSON value's,
 // except for the two well-known types whose JSON value is not a string:
 // a google.protobuf.Value is set to the string given, and an Empty takes
@@ -77,9 +81,9 @@ func (b *builder) queryValueSchema(fd protoreflect.FieldDescriptor) *Schema {
 	if md := fd.Message(); md != nil {
 		switch md.FullName() {
 		case "google.protobuf.Value":
-			return &Schema{Type: "string"}
+			return stringSchema
 		case "google.protobuf.Empty":
-			return &Schema{Type: "string", Enum: []any{"", "{}"}}
+			return emptyQuerySchema
 		}
 	}
 	return b.valueSchema(fd)

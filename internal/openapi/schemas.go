@@ -12,20 +12,48 @@ import (
 
 // builder builds a document's schemas: one component per message and enum
 // type, by full proto name, made when a route first refers to it.
+//
+// A schema may stand at many places of the document: a reference to a
+// component, a scalar's or a well-known type's schema is made once and
+// shared. So the builder changes only a schema it has just made for the
+// place it fills (fieldSchema copies one before giving it a description).
+//
+// The operations' parts are shared alike: the responses of rules that
+// answer alike, the bodies of rules that read alike, a service's tags.
 type builder struct {
-	opts      Options
-	schemas   map[string]*Schema
-	comments  map[protoreflect.Descriptor]docComment // see comment
-	errorUsed bool                                   // an operation refers to the error response
+	opts     Options
+	schemas  map[string]*Schema
+	refs     map[protoreflect.FullName]*Schema      // see ref
+	comments map[protoreflect.Descriptor]docComment // see comment
+
+	responseSets    map[responsesKey]map[string]*Response // see responses
+	bodies          map[bodyKey]*RequestBody              // see requestBody
+	tagLists        map[protoreflect.FullName][]string    // see tags
+	errorRef        *Response                             // the rules' error response, once one refers to it
+	customResponses map[string]*Response                  // the custom routes' responses
 }
 
 func newBuilder(opts Options) *builder {
-	return &builder{opts: opts, schemas: map[string]*Schema{}, comments: map[protoreflect.Descriptor]docComment{}}
+	return &builder{
+		opts:         opts,
+		schemas:      map[string]*Schema{},
+		refs:         map[protoreflect.FullName]*Schema{},
+		comments:     map[protoreflect.Descriptor]docComment{},
+		responseSets: map[responsesKey]map[string]*Response{},
+		bodies:       map[bodyKey]*RequestBody{},
+		tagLists:     map[protoreflect.FullName][]string{},
+	}
 }
 
-// ref returns a reference to the component of a message or enum.
-func ref(name protoreflect.FullName) *Schema {
-	return &Schema{Ref: "#/components/schemas/" + string(name)}
+// ref returns the reference to the component of a message or enum, one
+// schema for every place that refers to it.
+func (b *builder) ref(name protoreflect.FullName) *Schema {
+	s, ok := b.refs[name]
+	if !ok {
+		s = &Schema{Ref: "#/components/schemas/" + string(name)}
+		b.refs[name] = s
+	}
+	return s
 }
 
 // messageSchema returns the schema of a message of type md: a well-known
@@ -40,7 +68,7 @@ func (b *builder) messageSchema(md protoreflect.MessageDescriptor) *Schema {
 		b.schemas[name] = s // before the fields: recursive types refer to it
 		b.fillMessage(s, md)
 	}
-	return ref(md.FullName())
+	return b.ref(md.FullName())
 }
 
 // fillMessage makes s the object schema of md: its fields as properties,
@@ -52,7 +80,7 @@ func (b *builder) messageSchema(md protoreflect.MessageDescriptor) *Schema {
 func (b *builder) fillMessage(s *Schema, md protoreflect.MessageDescriptor) {
 	s.Description = b.comment(md).text()
 	fields := md.Fields()
-	s.Properties = &Properties{}
+	s.Properties = &Properties{Names: make([]string, 0, fields.Len()), Schemas: make([]*Schema, 0, fields.Len())}
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		name := b.fieldName(fd)
@@ -111,8 +139,10 @@ func (b *builder) fieldName(fd protoreflect.FieldDescriptor) string {
 // comment, deprecation and field_behavior.
 func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	s := b.valueSchema(fd)
+	own := fd.IsList() || fd.IsMap() // valueSchema made s for fd; else s may be shared
 	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() && s.Type != "null" && !isAnything(s) {
-		s = &Schema{AnyOf: []*Schema{s, {Type: "null"}}}
+		s = &Schema{AnyOf: []*Schema{s, nullSchema}}
+		own = true
 	}
 	desc := b.comment(fd).text()
 	fb := behaviors(fd)
@@ -137,12 +167,18 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	readOnly := slices.Contains(fb, annotations.FieldBehavior_OUTPUT_ONLY)
 	writeOnly := slices.Contains(fb, annotations.FieldBehavior_INPUT_ONLY)
 	deprecated := isDeprecated(fd)
+	if desc == "" && !readOnly && !writeOnly && !deprecated {
+		return s
+	}
 	if s.Ref != "" && (readOnly || writeOnly || deprecated) {
 		// Tools read the keywords beside a $ref poorly.
 		s = &Schema{AllOf: []*Schema{s}}
+	} else if !own {
+		c := *s // shared: the field's keywords go on a copy
+		s = &c
 	}
 	if desc != "" {
-		s.Description = desc // every schema here is the field's own
+		s.Description = desc
 	}
 	s.ReadOnly, s.WriteOnly, s.Deprecated = readOnly, writeOnly, deprecated
 	return s
@@ -182,39 +218,45 @@ func (b *builder) singularSchema(fd protoreflect.FieldDescriptor) *Schema {
 }
 
 // scalarSchema is the schema of a scalar kind as protojson writes it:
-// 64-bit integers as strings, bytes as base64.
+// 64-bit integers as strings, bytes as base64. It is shared: see builder.
 func scalarSchema(k protoreflect.Kind) *Schema {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return &Schema{Type: "integer", Format: "int32"}
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return &Schema{Type: "integer", Format: "int64", Minimum: ptr[int64](0), Maximum: ptr[int64](4294967295)}
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return &Schema{Type: "string", Format: "int64"}
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return &Schema{Type: "string", Format: "uint64"}
-	case protoreflect.FloatKind:
-		return &Schema{Type: "number", Format: "float"}
-	case protoreflect.DoubleKind:
-		return &Schema{Type: "number", Format: "double"}
-	case protoreflect.BoolKind:
-		return &Schema{Type: "boolean"}
-	case protoreflect.BytesKind:
-		return &Schema{Type: "string", ContentEncoding: "base64"}
+	if int(k) < len(scalarSchemas) && scalarSchemas[k] != nil {
+		return scalarSchemas[k]
 	}
-	return &Schema{Type: "string"}
+	return stringSchema
 }
+
+var (
+	stringSchema  = &Schema{Type: "string"}
+	nullSchema    = &Schema{Type: "null"}
+	scalarSchemas = [...]*Schema{
+		protoreflect.Int32Kind:    {Type: "integer", Format: "int32"},
+		protoreflect.Sint32Kind:   {Type: "integer", Format: "int32"},
+		protoreflect.Sfixed32Kind: {Type: "integer", Format: "int32"},
+		protoreflect.Uint32Kind:   {Type: "integer", Format: "int64", Minimum: ptr[int64](0), Maximum: ptr[int64](4294967295)},
+		protoreflect.Fixed32Kind:  {Type: "integer", Format: "int64", Minimum: ptr[int64](0), Maximum: ptr[int64](4294967295)},
+		protoreflect.Int64Kind:    {Type: "string", Format: "int64"},
+		protoreflect.Sint64Kind:   {Type: "string", Format: "int64"},
+		protoreflect.Sfixed64Kind: {Type: "string", Format: "int64"},
+		protoreflect.Uint64Kind:   {Type: "string", Format: "uint64"},
+		protoreflect.Fixed64Kind:  {Type: "string", Format: "uint64"},
+		protoreflect.FloatKind:    {Type: "number", Format: "float"},
+		protoreflect.DoubleKind:   {Type: "number", Format: "double"},
+		protoreflect.BoolKind:     {Type: "boolean"},
+		protoreflect.BytesKind:    {Type: "string", ContentEncoding: "base64"},
+	}
+)
 
 // enumSchema returns the schema of an enum: a reference to its component,
 // its value names (or numbers, with UseEnumNumbers), each value's comment
 // in the description. google.protobuf.NullValue is null.
 func (b *builder) enumSchema(ed protoreflect.EnumDescriptor) *Schema {
 	if ed.FullName() == "google.protobuf.NullValue" {
-		return &Schema{Type: "null"}
+		return nullSchema
 	}
 	name := string(ed.FullName())
 	if _, ok := b.schemas[name]; ok {
-		return ref(ed.FullName())
+		return b.ref(ed.FullName())
 	}
 	s := &Schema{Type: "string"}
 	if b.opts.JSON.UseEnumNumbers {
@@ -243,51 +285,33 @@ func (b *builder) enumSchema(ed protoreflect.EnumDescriptor) *Schema {
 	}
 	s.Description = desc
 	b.schemas[name] = s
-	return ref(ed.FullName())
+	return b.ref(ed.FullName())
 }
 
 // wellKnownSchema is the inline schema of a well-known type with a JSON
-// form of its own, or nil.
+// form of its own, or nil. It is shared: see builder.
 func wellKnownSchema(md protoreflect.MessageDescriptor) *Schema {
-	switch md.FullName() {
-	case "google.protobuf.Timestamp":
-		return &Schema{Type: "string", Format: "date-time"}
-	case "google.protobuf.Duration":
-		return &Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`}
-	case "google.protobuf.FieldMask":
-		return &Schema{Type: "string", Description: "Comma-separated field paths."}
-	case "google.protobuf.Struct":
-		return &Schema{Type: "object", AdditionalProperties: &Schema{}}
-	case "google.protobuf.Value":
-		return &Schema{}
-	case "google.protobuf.ListValue":
-		return &Schema{Type: "array", Items: &Schema{}}
-	case "google.protobuf.Empty":
-		return &Schema{Type: "object"}
-	case "google.protobuf.Any":
-		p := &Properties{}
-		p.Add("@type", &Schema{Type: "string"})
-		return &Schema{Type: "object", Properties: p, Required: []string{"@type"}, AdditionalProperties: &Schema{}}
-	case "google.protobuf.DoubleValue":
-		return scalarSchema(protoreflect.DoubleKind)
-	case "google.protobuf.FloatValue":
-		return scalarSchema(protoreflect.FloatKind)
-	case "google.protobuf.Int64Value":
-		return scalarSchema(protoreflect.Int64Kind)
-	case "google.protobuf.UInt64Value":
-		return scalarSchema(protoreflect.Uint64Kind)
-	case "google.protobuf.Int32Value":
-		return scalarSchema(protoreflect.Int32Kind)
-	case "google.protobuf.UInt32Value":
-		return scalarSchema(protoreflect.Uint32Kind)
-	case "google.protobuf.BoolValue":
-		return scalarSchema(protoreflect.BoolKind)
-	case "google.protobuf.StringValue":
-		return scalarSchema(protoreflect.StringKind)
-	case "google.protobuf.BytesValue":
-		return scalarSchema(protoreflect.BytesKind)
-	}
-	return nil
+	return wellKnownSchemas[md.FullName()]
+}
+
+var wellKnownSchemas = map[protoreflect.FullName]*Schema{
+	"google.protobuf.Timestamp":   {Type: "string", Format: "date-time"},
+	"google.protobuf.Duration":    {Type: "string", Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`},
+	"google.protobuf.FieldMask":   {Type: "string", Description: "Comma-separated field paths."},
+	"google.protobuf.Struct":      {Type: "object", AdditionalProperties: &Schema{}},
+	"google.protobuf.Value":       {},
+	"google.protobuf.ListValue":   {Type: "array", Items: &Schema{}},
+	"google.protobuf.Empty":       {Type: "object"},
+	"google.protobuf.Any":         {Type: "object", Properties: &Properties{Names: []string{"@type"}, Schemas: []*Schema{stringSchema}}, Required: []string{"@type"}, AdditionalProperties: &Schema{}},
+	"google.protobuf.DoubleValue": scalarSchema(protoreflect.DoubleKind),
+	"google.protobuf.FloatValue":  scalarSchema(protoreflect.FloatKind),
+	"google.protobuf.Int64Value":  scalarSchema(protoreflect.Int64Kind),
+	"google.protobuf.UInt64Value": scalarSchema(protoreflect.Uint64Kind),
+	"google.protobuf.Int32Value":  scalarSchema(protoreflect.Int32Kind),
+	"google.protobuf.UInt32Value": scalarSchema(protoreflect.Uint32Kind),
+	"google.protobuf.BoolValue":   scalarSchema(protoreflect.BoolKind),
+	"google.protobuf.StringValue": stringSchema,
+	"google.protobuf.BytesValue":  scalarSchema(protoreflect.BytesKind),
 }
 
 // isAnything reports whether s accepts any value, null included.
