@@ -14,16 +14,130 @@ type docComment string
 // comment returns the leading comment of d, "" when the descriptors carry
 // no source info (generated Go code keeps none; .proto files compiled
 // in-process, and some reflection servers, do). A build asks for the
-// comments of a method's rules, and of the fields of its messages, many
-// times: each is looked up (by the descriptor's path) and cleaned once.
+// comments of most descriptors of the files it documents, so the first
+// ask of a file reads all of its comments at once (see readComments).
 func (b *builder) comment(d protoreflect.Descriptor) docComment {
-	if c, ok := b.comments[d]; ok {
-		return c
+	if f := d.ParentFile(); f != b.lastFile && f != nil {
+		if !b.commentsRead[f] {
+			b.commentsRead[f] = true
+			b.readComments(f)
+		}
+		b.lastFile = f
 	}
-	loc := d.ParentFile().SourceLocations().ByDescriptor(d)
-	c := cleanComment(loc.LeadingComments)
-	b.comments[d] = c
-	return c
+	return b.comments[d]
+}
+
+// readComments cleans the leading comments of f's messages, fields,
+// oneofs, enums, enum values, services and methods, and keeps them by
+// descriptor. It walks f's source locations once, from each location's
+// path to its descriptor: the reverse of SourceLocations.ByDescriptor,
+// which would look up each descriptor's path in turn.
+func (b *builder) readComments(f protoreflect.FileDescriptor) {
+	locs := f.SourceLocations()
+	for i := range locs.Len() {
+		loc := locs.Get(i)
+		if loc.LeadingComments == "" {
+			continue
+		}
+		if d := declaredAt(f, loc.Path); d != nil {
+			if _, ok := b.comments[d]; !ok { // the first location of a path is its own, as ByDescriptor has it
+				b.comments[d] = cleanComment(loc.LeadingComments)
+			}
+		}
+	}
+}
+
+// The numbers of the fields of google/protobuf/descriptor.proto that a
+// source path goes through to a declaration.
+const (
+	fileMessages   = 4 // FileDescriptorProto.message_type
+	fileEnums      = 5 // FileDescriptorProto.enum_type
+	fileServices   = 6 // FileDescriptorProto.service
+	messageFields  = 2 // DescriptorProto.field
+	messageNested  = 3 // DescriptorProto.nested_type
+	messageEnums   = 4 // DescriptorProto.enum_type
+	messageOneofs  = 8 // DescriptorProto.oneof_decl
+	enumValues     = 2 // EnumDescriptorProto.value
+	serviceMethods = 2 // ServiceDescriptorProto.method
+)
+
+// declaredAt returns the descriptor that source path p of f declares, or
+// nil when p is not a declaration's own path (a part of one, an option,
+// an extension).
+func declaredAt(f protoreflect.FileDescriptor, p protoreflect.SourcePath) protoreflect.Descriptor {
+	if len(p) < 2 {
+		return nil
+	}
+	switch p[0] {
+	case fileMessages:
+		if md := nth(f.Messages(), p[1]); md != nil {
+			return messageDeclaredAt(md, p[2:])
+		}
+	case fileEnums:
+		if ed := nth(f.Enums(), p[1]); ed != nil {
+			return enumDeclaredAt(ed, p[2:])
+		}
+	case fileServices:
+		sd := nth(f.Services(), p[1])
+		switch {
+		case sd == nil:
+		case len(p) == 2:
+			return sd
+		case len(p) == 4 && p[2] == serviceMethods:
+			return nth(sd.Methods(), p[3])
+		}
+	}
+	return nil
+}
+
+func messageDeclaredAt(md protoreflect.MessageDescriptor, p protoreflect.SourcePath) protoreflect.Descriptor {
+	if len(p) == 0 {
+		return md
+	}
+	if len(p) < 2 {
+		return nil
+	}
+	switch p[0] {
+	case messageFields:
+		if len(p) == 2 {
+			return nth(md.Fields(), p[1])
+		}
+	case messageOneofs:
+		if len(p) == 2 {
+			return nth(md.Oneofs(), p[1])
+		}
+	case messageNested:
+		if nested := nth(md.Messages(), p[1]); nested != nil {
+			return messageDeclaredAt(nested, p[2:])
+		}
+	case messageEnums:
+		if ed := nth(md.Enums(), p[1]); ed != nil {
+			return enumDeclaredAt(ed, p[2:])
+		}
+	}
+	return nil
+}
+
+func enumDeclaredAt(ed protoreflect.EnumDescriptor, p protoreflect.SourcePath) protoreflect.Descriptor {
+	switch {
+	case len(p) == 0:
+		return ed
+	case len(p) == 2 && p[0] == enumValues:
+		return nth(ed.Values(), p[1])
+	}
+	return nil
+}
+
+// nth returns the i-th descriptor of list, or nil when there is none.
+func nth[T protoreflect.Descriptor](list interface {
+	Len() int
+	Get(int) T
+}, i int32) T {
+	if i < 0 || int(i) >= list.Len() {
+		var none T
+		return none
+	}
+	return list.Get(int(i))
 }
 
 func cleanComment(raw string) docComment {

@@ -23,13 +23,14 @@ const (
 
 // operation returns the operation of route r at path p.
 func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
-	op := &Operation{OperationID: id}
+	op := b.operations.new()
+	op.OperationID = id
 	if r.Rule == nil {
 		op.Summary, op.Description = r.Summary, r.Description
 		if op.Summary == "" {
 			op.Summary = "A custom route."
 		}
-		op.Parameters = b.pathParameters(p, nil)
+		op.Parameters = b.appendPathParameters(nil, p, nil)
 		if b.customResponses == nil {
 			b.customResponses = map[string]*Response{"default": {Description: "What the route's handler writes."}}
 		}
@@ -45,7 +46,10 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
 		op.Deprecated = true
 	}
-	op.Parameters = append(b.pathParameters(p, rule.Request.Vars), b.queryParameters(rule.Request.Query)...)
+	query := b.queryParameters(rule.Request)
+	if n := len(p.params) + len(query); n > 0 {
+		op.Parameters = append(b.appendPathParameters(make([]*Parameter, 0, n), p, rule.Request.Vars), query...)
+	}
 	switch {
 	case md.IsStreamingClient() && md.IsStreamingServer():
 		op.Streaming = "bidi"
@@ -177,7 +181,7 @@ func (b *builder) bodyAll(md protoreflect.MessageDescriptor, drop []string) *Sch
 	if len(drop) == 0 || comp == nil {
 		return whole
 	}
-	s := &Schema{Type: "object", Description: comp.Description, Properties: &Properties{}, Oneofs: comp.Oneofs}
+	s := b.schema(Schema{Type: "object", Description: comp.Description, Properties: &Properties{}, Oneofs: comp.Oneofs})
 	for i, name := range comp.Properties.Names {
 		if !slices.Contains(drop, name) {
 			s.Properties.Add(name, comp.Properties.Schemas[i])

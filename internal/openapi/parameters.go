@@ -8,15 +8,15 @@ import (
 	"github.com/protorest/protorest/internal/bind"
 )
 
-// pathParameters returns the path parameters of p, whose template's
-// variables set the fields of vars (a rule's request plan; nil for a
-// custom route). A parameter that is a whole variable has its field's
-// schema; one wildcard of a longer variable is a string, its description
-// giving the variable's whole value.
-func (b *builder) pathParameters(p *openPath, vars []bind.PathVar) []*Parameter {
-	params := make([]*Parameter, 0, len(p.params))
+// appendPathParameters appends the path parameters of p, whose
+// template's variables set the fields of vars (a rule's request plan;
+// nil for a custom route). A parameter that is a whole variable has its
+// field's schema; one wildcard of a longer variable is a string, its
+// description giving the variable's whole value.
+func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []bind.PathVar) []*Parameter {
 	for i, pp := range p.params {
-		param := &Parameter{Name: pp.name, In: "path", Required: true, Schema: stringSchema, MultiSegment: pp.multi}
+		param := b.parameters.new()
+		*param = Parameter{Name: pp.name, In: "path", Required: true, Schema: stringSchema, MultiSegment: pp.multi}
 		var notes []string
 		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
 			notes = append(notes, "Sets `"+pp.field+"`.")
@@ -47,12 +47,19 @@ func (b *builder) pathParameters(p *openPath, vars []bind.PathVar) []*Parameter 
 
 // queryParameters returns the query parameters of a rule: those its
 // request plan accepts, named as the gateway's JSON names its fields.
-// A repeated field repeats the parameter.
-func (b *builder) queryParameters(q *bind.Query) []*Parameter {
+// A repeated field repeats the parameter. The query plan follows from
+// the request message and the fields the path and body set, so rules
+// alike in those share their parameters.
+func (b *builder) queryParameters(req *bind.Request) []*Parameter {
+	b.key = appendQueryKey(b.key[:0], req)
+	if params, ok := b.queries[string(b.key)]; ok {
+		return params
+	}
 	var params []*Parameter
-	for _, qp := range q.Params(b.opts.JSON.UseProtoNames) {
+	for _, qp := range req.Query.Params(b.opts.JSON.UseProtoNames) {
 		fd := qp.Path[len(qp.Path)-1]
-		param := &Parameter{Name: qp.Name, In: "query", Schema: b.queryValueSchema(fd), Deprecated: isDeprecated(fd)}
+		param := b.parameters.new()
+		*param = Parameter{Name: qp.Name, In: "query", Schema: b.queryValueSchema(fd), Deprecated: isDeprecated(fd)}
 		if fd.IsList() {
 			param.Style, param.Explode = "form", ptr(true)
 		}
@@ -66,7 +73,24 @@ func (b *builder) queryParameters(q *bind.Query) []*Parameter {
 		param.Description = desc
 		params = append(params, param)
 	}
+	b.queries[string(b.key)] = params
 	return params
+}
+
+// appendQueryKey appends what decides the query plan of req (see
+// bind.NewQuery): its message, the fields its path sets, and its body.
+func appendQueryKey(key []byte, req *bind.Request) []byte {
+	key = append(key, req.Input.FullName()...)
+	for _, v := range req.Vars {
+		key = append(key, ' ')
+		key = append(key, v.Field.String()...)
+	}
+	key = append(key, ' ', '0'+byte(req.Body.Kind))
+	for _, fd := range req.Body.Path {
+		key = append(key, '.')
+		key = append(key, fd.Name()...)
+	}
+	return key
 }
 
 // emptyQuerySchema is the schema of a query value of a

@@ -21,16 +21,34 @@ import (
 // The operations' parts are shared alike: the responses of rules that
 // answer alike, the bodies of rules that read alike, a service's tags.
 type builder struct {
-	opts     Options
-	schemas  map[string]*Schema
-	refs     map[protoreflect.FullName]*Schema      // see ref
-	comments map[protoreflect.Descriptor]docComment // see comment
+	opts    Options
+	schemas map[string]*Schema
+	refs    map[protoreflect.FullName]*Schema // see ref
+	// comments are the files' comments, of the files in commentsRead;
+	// lastFile is the file of the last descriptor comment was asked for.
+	comments     map[protoreflect.Descriptor]docComment
+	commentsRead map[protoreflect.FileDescriptor]bool
+	lastFile     protoreflect.FileDescriptor
 
 	responseSets    map[responsesKey]map[string]*Response // see responses
 	bodies          map[bodyKey]*RequestBody              // see requestBody
 	tagLists        map[protoreflect.FullName][]string    // see tags
+	queries         map[string][]*Parameter               // see queryParameters
+	key             []byte                                // a map key being written
 	errorRef        *Response                             // the rules' error response, once one refers to it
 	customResponses map[string]*Response                  // the custom routes' responses
+
+	// The model's most numerous objects, taken from slabs (see slab).
+	operations slab[Operation]
+	parameters slab[Parameter]
+	schemaSlab slab[Schema]
+}
+
+// schema returns a new schema s.
+func (b *builder) schema(s Schema) *Schema {
+	p := b.schemaSlab.new()
+	*p = s
+	return p
 }
 
 func newBuilder(opts Options) *builder {
@@ -39,9 +57,11 @@ func newBuilder(opts Options) *builder {
 		schemas:      map[string]*Schema{},
 		refs:         map[protoreflect.FullName]*Schema{},
 		comments:     map[protoreflect.Descriptor]docComment{},
+		commentsRead: map[protoreflect.FileDescriptor]bool{},
 		responseSets: map[responsesKey]map[string]*Response{},
 		bodies:       map[bodyKey]*RequestBody{},
 		tagLists:     map[protoreflect.FullName][]string{},
+		queries:      map[string][]*Parameter{},
 	}
 }
 
@@ -50,7 +70,7 @@ func newBuilder(opts Options) *builder {
 func (b *builder) ref(name protoreflect.FullName) *Schema {
 	s, ok := b.refs[name]
 	if !ok {
-		s = &Schema{Ref: "#/components/schemas/" + string(name)}
+		s = b.schema(Schema{Ref: "#/components/schemas/" + string(name)})
 		b.refs[name] = s
 	}
 	return s
@@ -64,7 +84,7 @@ func (b *builder) messageSchema(md protoreflect.MessageDescriptor) *Schema {
 	}
 	name := string(md.FullName())
 	if _, ok := b.schemas[name]; !ok {
-		s := &Schema{Type: "object"}
+		s := b.schema(Schema{Type: "object"})
 		b.schemas[name] = s // before the fields: recursive types refer to it
 		b.fillMessage(s, md)
 	}
@@ -113,14 +133,14 @@ func (b *builder) fillMessage(s *Schema, md protoreflect.MessageDescriptor) {
 			var others []*Schema
 			for _, o := range members {
 				if o != m {
-					others = append(others, &Schema{Required: []string{o}})
+					others = append(others, b.schema(Schema{Required: []string{o}}))
 				}
 			}
 			not := others[0]
 			if len(others) > 1 {
-				not = &Schema{AnyOf: others}
+				not = b.schema(Schema{AnyOf: others})
 			}
-			s.DependentSchemas[m] = &Schema{Not: not}
+			s.DependentSchemas[m] = b.schema(Schema{Not: not})
 		}
 	}
 }
@@ -141,7 +161,7 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	s := b.valueSchema(fd)
 	own := fd.IsList() || fd.IsMap() // valueSchema made s for fd; else s may be shared
 	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() && s.Type != "null" && !isAnything(s) {
-		s = &Schema{AnyOf: []*Schema{s, nullSchema}}
+		s = b.schema(Schema{AnyOf: []*Schema{s, nullSchema}})
 		own = true
 	}
 	desc := b.comment(fd).text()
@@ -172,10 +192,9 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	}
 	if s.Ref != "" && (readOnly || writeOnly || deprecated) {
 		// Tools read the keywords beside a $ref poorly.
-		s = &Schema{AllOf: []*Schema{s}}
+		s = b.schema(Schema{AllOf: []*Schema{s}})
 	} else if !own {
-		c := *s // shared: the field's keywords go on a copy
-		s = &c
+		s = b.schema(*s) // shared: the field's keywords go on a copy
 	}
 	if desc != "" {
 		s.Description = desc
@@ -189,7 +208,7 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 func (b *builder) valueSchema(fd protoreflect.FieldDescriptor) *Schema {
 	switch {
 	case fd.IsMap():
-		s := &Schema{Type: "object", AdditionalProperties: b.singularSchema(fd.MapValue())}
+		s := b.schema(Schema{Type: "object", AdditionalProperties: b.singularSchema(fd.MapValue())})
 		switch fd.MapKey().Kind() {
 		case protoreflect.BoolKind:
 			s.PropertyNames = &Schema{Enum: []any{"true", "false"}}
@@ -201,7 +220,7 @@ func (b *builder) valueSchema(fd protoreflect.FieldDescriptor) *Schema {
 		}
 		return s
 	case fd.IsList():
-		return &Schema{Type: "array", Items: b.singularSchema(fd)}
+		return b.schema(Schema{Type: "array", Items: b.singularSchema(fd)})
 	}
 	return b.singularSchema(fd)
 }
@@ -258,7 +277,7 @@ func (b *builder) enumSchema(ed protoreflect.EnumDescriptor) *Schema {
 	if _, ok := b.schemas[name]; ok {
 		return b.ref(ed.FullName())
 	}
-	s := &Schema{Type: "string"}
+	s := b.schema(Schema{Type: "string"})
 	if b.opts.JSON.UseEnumNumbers {
 		s.Type, s.Format = "integer", "int32"
 	}
