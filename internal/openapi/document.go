@@ -24,7 +24,9 @@ package openapi
 import (
 	"cmp"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -74,16 +76,23 @@ type Rule struct {
 // order) and binding, then the custom routes by template and method. In
 // that order the first route of a path shape names its parameters, and
 // an operation ID already taken gets a suffix.
+//
+// A large document is built and written by as many goroutines as
+// GOMAXPROCS allows (see workers); the bytes are the same.
 func Build(routes []Route, opts Options) []byte {
 	doc := New(routes, opts)
 	var e encoder
-	return e.document(make([]byte, 0, 1024*(len(routes)+len(doc.Components.Schemas))), doc)
+	return e.document(nil, doc, workers(len(doc.Paths)))
 }
 
 // New returns the document of routes; see Build.
 func New(routes []Route, opts Options) *Document {
+	return newDocument(routes, opts, workers(len(routes)))
+}
+
+// newDocument is New, with the operations built by w goroutines.
+func newDocument(routes []Route, opts Options, w int) *Document {
 	routes = sortRoutes(routes)
-	b := newBuilder(opts)
 	doc := &Document{
 		OpenAPI: Version,
 		Info:    Info{Title: opts.Title, Version: opts.Version, Description: opts.Description},
@@ -98,6 +107,10 @@ func New(routes []Route, opts Options) *Document {
 	for _, s := range opts.Servers {
 		doc.Servers = append(doc.Servers, Server{URL: s})
 	}
+	// Name each operation and path parameter, in order: a name depends on
+	// the names before it.
+	var jobs []operationJob
+	ops := make([]Operation, countOperations(routes))
 	ids := newOperationIDs(routes)
 	shapes := make(pathShapes, len(routes))
 	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
@@ -105,7 +118,9 @@ func New(routes []Route, opts Options) *Document {
 		r := &routes[i]
 		path := shapes.path(r.Template)
 		for _, method := range operationMethods(r.Method) {
-			op := b.operation(r, path, ids.id(i, method, r.Method == "*"))
+			op := &ops[len(jobs)]
+			op.OperationID = ids.id(i, method, r.Method == "*")
+			jobs = append(jobs, operationJob{op, r, path})
 			item := doc.Paths[path.key]
 			if item == nil {
 				item = &PathItem{}
@@ -118,15 +133,81 @@ func New(routes []Route, opts Options) *Document {
 			services[sd.FullName()] = sd
 		}
 	}
+	// Then build them, each builder its share.
+	builders := buildOperations(jobs, opts, w)
+	b := builders[0]
 	for _, name := range slices.Sorted(maps.Keys(services)) {
 		sd := services[name]
 		doc.Tags = append(doc.Tags, Tag{Name: string(name), Description: b.comment(sd).text()})
 	}
+	errorUsed := false
+	for _, other := range builders {
+		for name, s := range other.schemas {
+			if _, ok := b.schemas[name]; !ok {
+				b.schemas[name] = s // a component is the same whichever builder made it
+			}
+		}
+		errorUsed = errorUsed || other.errorRef != nil
+	}
 	doc.Components.Schemas = b.schemas
-	if b.errorRef != nil {
+	if errorUsed {
 		doc.Components.Responses = map[string]*Response{errorResponse: b.errorResponse()}
 	}
 	return doc
+}
+
+// An operationJob is an operation to build: that of route r at path, its
+// ID given.
+type operationJob struct {
+	op   *Operation
+	r    *Route
+	path *openPath
+}
+
+// buildOperations builds the operations of jobs with w builders, each on
+// a goroutine of its own for a contiguous share of jobs, and returns the
+// builders, whose components are the document's.
+func buildOperations(jobs []operationJob, opts Options, w int) []*builder {
+	builders := make([]*builder, w)
+	var wg sync.WaitGroup
+	for k := range builders {
+		b := newBuilder(opts)
+		builders[k] = b
+		share := jobs[k*len(jobs)/w : (k+1)*len(jobs)/w]
+		build := func() {
+			for _, j := range share {
+				b.operation(j.op, j.r, j.path)
+			}
+		}
+		if k == w-1 {
+			build() // on this goroutine
+			continue
+		}
+		wg.Go(build)
+	}
+	wg.Wait()
+	return builders
+}
+
+// workers is how many goroutines build or write a document of n
+// operations (or paths): one for each perRoutine of them, at most
+// GOMAXPROCS.
+func workers(n int) int {
+	const perRoutine = 500
+	return max(1, min(runtime.GOMAXPROCS(0), n/perRoutine))
+}
+
+// countOperations returns how many operations routes have.
+func countOperations(routes []Route) int {
+	n := 0
+	for i := range routes {
+		if routes[i].Method == "*" {
+			n += len(apiMethods)
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 // sortRoutes returns routes in the document's order: rules by service,
@@ -187,10 +268,12 @@ func compareRouteKeys(a, b routeKey) int {
 // stands for the five that carry APIs.
 func operationMethods(method string) []string {
 	if method == "*" {
-		return []string{"GET", "PUT", "POST", "DELETE", "PATCH"}
+		return apiMethods
 	}
 	return []string{method}
 }
+
+var apiMethods = []string{"GET", "PUT", "POST", "DELETE", "PATCH"}
 
 // set puts op under method, unless an operation is there already.
 func (p *PathItem) set(method string, op *Operation) {

@@ -21,10 +21,9 @@ const (
 	errorDetail = "An error: a google.rpc.Status, with the HTTP status its code maps to."
 )
 
-// operation returns the operation of route r at path p.
-func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
-	op := b.operations.new()
-	op.OperationID = id
+// operation fills in op, the operation of route r at path p, but for its
+// ID.
+func (b *builder) operation(op *Operation, r *Route, p *openPath) {
 	if r.Rule == nil {
 		op.Summary, op.Description = r.Summary, r.Description
 		if op.Summary == "" {
@@ -35,7 +34,7 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 			b.customResponses = map[string]*Response{"default": {Description: "What the route's handler writes."}}
 		}
 		op.Responses = b.customResponses
-		return op
+		return
 	}
 	rule := r.Rule
 	md := rule.Method
@@ -63,7 +62,6 @@ func (b *builder) operation(r *Route, p *openPath, id string) *Operation {
 		op.Description = joinParagraphs(op.Description, streamingNote(md))
 	}
 	op.Responses = b.responses(rule.Response, md.IsStreamingServer())
-	return op
 }
 
 // responses returns the responses of a rule whose response plan is resp:

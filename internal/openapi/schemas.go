@@ -39,7 +39,6 @@ type builder struct {
 	customResponses map[string]*Response                  // the custom routes' responses
 
 	// The model's most numerous objects, taken from slabs (see slab).
-	operations slab[Operation]
 	parameters slab[Parameter]
 	schemaSlab slab[Schema]
 }
