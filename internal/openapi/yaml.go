@@ -1,11 +1,11 @@
 package openapi
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
 	"github.com/protorest/protorest/internal/jsonscan"
+	"github.com/protorest/protorest/internal/jsonstr"
 )
 
 // YAML returns the JSON document doc as YAML 1.2 block style, keys in
@@ -13,165 +13,142 @@ import (
 // (YAML's double-quoted style is a superset of JSON strings), so that no
 // value can be read as another type ("on", "1.0", "null"); keys are bare
 // when they are plain identifiers. doc must be valid JSON, as Build's
-// is; YAML panics otherwise.
+// is; YAML panics otherwise. It writes as it reads, token by token.
 func YAML(doc []byte) []byte {
 	// A lone surrogate escape reads as U+FFFD, and a document may nest as
 	// deep as encoding/json lets it, which is what YAML read it with.
-	s := jsonscan.Scanner{LoneSurrogates: true}
-	s.Reset(doc, 10000)
-	v, ok := readValue(&s)
-	if !ok {
-		panic("openapi: YAML of invalid JSON, at offset " + strconv.Itoa(s.Pos()))
+	y := yamlWriter{s: jsonscan.Scanner{LoneSurrogates: true}, out: make([]byte, 0, 2*len(doc))}
+	y.s.Reset(doc, 10000)
+	y.s.Space()
+	ok := y.value(0, true)
+	if y.s.Space(); !ok || !y.s.AtEnd() {
+		panic("openapi: YAML of invalid JSON, at offset " + strconv.Itoa(y.s.Pos()))
 	}
-	var out bytes.Buffer
-	writeYAML(&out, v, 0, false)
-	return out.Bytes()
+	return y.out
 }
 
-// A yamlObject keeps the keys of a JSON object in order.
-type yamlObject struct {
-	keys []string
-	vals []any
+// A yamlWriter writes the JSON value its scanner reads as YAML.
+type yamlWriter struct {
+	s   jsonscan.Scanner
+	out []byte
 }
 
-// A yamlNumber is a JSON number, as the document has it.
-type yamlNumber string
+// value writes the value at the scanner: a collection as a block at
+// indent, an empty one as {} or [], a scalar as it is. Unless it is the
+// document's top value, it follows "key:" or "-" on their line: a block
+// starts on the next line, the rest after a space. It reports whether the
+// value was valid JSON.
+func (y *yamlWriter) value(indent int, top bool) bool {
+	c := y.s.Peek()
+	if c != '{' && c != '[' {
+		if !top {
+			y.out = append(y.out, ' ')
+		}
+		ok := y.scalar()
+		y.out = append(y.out, '\n')
+		return ok
+	}
+	empty, ok := y.s.Open(c)
+	switch {
+	case !ok:
+		return false
+	case empty:
+		if !top {
+			y.out = append(y.out, ' ')
+		}
+		y.out = append(y.out, c, c+2, '\n') // {} or []
+		return true
+	}
+	if !top {
+		y.out = append(y.out, '\n')
+	}
+	if c == '{' {
+		return y.members(indent)
+	}
+	return y.elements(indent)
+}
 
-// readValue reads one JSON value: a *yamlObject, []any, string,
-// yamlNumber, bool or nil.
-func readValue(s *jsonscan.Scanner) (any, bool) {
-	s.Space()
-	switch c := s.Peek(); c {
-	case '{':
-		obj := &yamlObject{}
-		empty, ok := s.Open('{')
-		for more := !empty; ok && more; {
-			var k []byte
-			if k, ok = s.Str(); !ok {
-				break
-			}
-			key := string(k)
-			s.Space()
-			if !s.Consume(':') {
-				return nil, false
-			}
-			var v any
-			if v, ok = readValue(s); ok {
-				obj.keys = append(obj.keys, key)
-				obj.vals = append(obj.vals, v)
-				more, ok = s.More('}')
-			}
+// members writes the members of an object whose '{' is read, each
+// "key:" at indent.
+func (y *yamlWriter) members(indent int) bool {
+	for {
+		y.out = pad(y.out, indent)
+		k, ok := y.s.Str()
+		if !ok {
+			return false
 		}
-		return obj, ok
-	case '[':
-		list := []any{}
-		empty, ok := s.Open('[')
-		for more := !empty; ok && more; {
-			var v any
-			if v, ok = readValue(s); ok {
-				list = append(list, v)
-				more, ok = s.More(']')
-			}
+		y.out = appendKey(y.out, k)
+		y.out = append(y.out, ':')
+		y.s.Space()
+		if !y.s.Consume(':') || !y.value(indent+2, false) {
+			return false
 		}
-		return list, ok
+		if more, ok := y.s.More('}'); !ok || !more {
+			return ok
+		}
+	}
+}
+
+// elements writes the elements of an array whose '[' is read, each "-"
+// at indent.
+func (y *yamlWriter) elements(indent int) bool {
+	for {
+		y.out = append(pad(y.out, indent), '-')
+		if !y.value(indent+2, false) {
+			return false
+		}
+		if more, ok := y.s.More(']'); !ok || !more {
+			return ok
+		}
+	}
+}
+
+// scalar writes the string, number, true, false or null at the scanner:
+// a string quoted as appendString writes it, a number as the JSON has it.
+func (y *yamlWriter) scalar() bool {
+	switch y.s.Peek() {
 	case '"':
-		str, ok := s.Str()
-		return string(str), ok
+		str, ok := y.s.Str()
+		y.out = appendQuoted(y.out, str)
+		return ok
 	case 't':
-		return true, s.Literal("true")
+		y.out = append(y.out, "true"...)
+		return y.s.Literal("true")
 	case 'f':
-		return false, s.Literal("false")
+		y.out = append(y.out, "false"...)
+		return y.s.Literal("false")
 	case 'n':
-		return nil, s.Literal("null")
+		y.out = append(y.out, "null"...)
+		return y.s.Literal("null")
 	}
-	n, ok := s.Number()
-	return yamlNumber(n), ok
+	n, ok := y.s.Number()
+	y.out = append(y.out, n...)
+	return ok
 }
 
-// writeYAML writes v at indent. inline says the value follows a key or a
-// "- " on the same line.
-func writeYAML(out *bytes.Buffer, v any, indent int, inline bool) {
-	switch x := v.(type) {
-	case *yamlObject:
-		if len(x.keys) == 0 {
-			out.WriteString("{}\n")
-			return
-		}
-		if inline {
-			out.WriteByte('\n')
-		}
-		for i, k := range x.keys {
-			pad(out, indent)
-			writeKey(out, k)
-			out.WriteByte(':')
-			writeChild(out, x.vals[i], indent)
-		}
-	case []any:
-		if len(x) == 0 {
-			out.WriteString("[]\n")
-			return
-		}
-		if inline {
-			out.WriteByte('\n')
-		}
-		for _, item := range x {
-			pad(out, indent)
-			out.WriteByte('-')
-			writeChild(out, item, indent)
-		}
-	default:
-		writeScalar(out, x)
-		out.WriteByte('\n')
+// appendQuoted appends s, a string's unescaped bytes, as appendString
+// writes the string.
+func appendQuoted(b, s []byte) []byte {
+	if jsonstr.IndexBytes(s) == len(s) { // nothing to escape but, maybe, U+2028 and U+2029
+		return append(appendRun(append(b, '"'), string(s)), '"')
 	}
+	return appendString(b, string(s))
 }
 
-// writeChild writes the value after "key:" or "-": a scalar or an empty
-// collection on the same line, else a block two spaces deeper.
-func writeChild(out *bytes.Buffer, v any, indent int) {
-	switch x := v.(type) {
-	case *yamlObject:
-		if len(x.keys) > 0 {
-			writeYAML(out, x, indent+2, true)
-			return
-		}
-	case []any:
-		if len(x) > 0 {
-			writeYAML(out, x, indent+2, true)
-			return
-		}
-	}
-	out.WriteByte(' ')
-	writeYAML(out, v, indent+2, false)
-}
-
-func writeScalar(out *bytes.Buffer, v any) {
-	switch x := v.(type) {
-	case string:
-		writeQuoted(out, x)
-	case yamlNumber:
-		out.WriteString(string(x))
-	case bool:
-		out.WriteString(strconv.FormatBool(x))
-	case nil:
-		out.WriteString("null")
-	}
-}
-
-// writeKey writes a key bare when YAML reads it back as that string,
+// appendKey appends a key bare when YAML reads it back as that string,
 // else quoted.
-func writeKey(out *bytes.Buffer, k string) {
+func appendKey(b, k []byte) []byte {
 	if plainKey(k) {
-		out.WriteString(k)
-		return
+		return append(b, k...)
 	}
-	writeQuoted(out, k)
+	return appendQuoted(b, k)
 }
 
 // plainKey reports whether k is a letter or '_' followed by letters,
 // digits, '_', '-' and '.', and none of the words YAML reads as another
 // type.
-func plainKey(k string) bool {
-	if k == "" {
+func plainKey(k []byte) bool {
+	if len(k) == 0 {
 		return false
 	}
 	for i := 0; i < len(k); i++ {
@@ -183,20 +160,22 @@ func plainKey(k string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(k) {
-	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
-		return false
+	if len(k) <= len("false") {
+		for _, word := range yamlWords {
+			if strings.EqualFold(string(k), word) {
+				return false
+			}
+		}
 	}
 	return true
 }
 
-// writeQuoted writes s as a JSON string, as the JSON document has it.
-func writeQuoted(out *bytes.Buffer, s string) {
-	out.Write(appendString(out.AvailableBuffer(), s))
-}
+// yamlWords are the words YAML reads as booleans or null, in any case.
+var yamlWords = []string{"true", "false", "null", "yes", "no", "on", "off", "y", "n"}
 
-func pad(out *bytes.Buffer, n int) {
+func pad(b []byte, n int) []byte {
 	for range n {
-		out.WriteByte(' ')
+		b = append(b, ' ')
 	}
+	return b
 }
