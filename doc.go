@@ -130,6 +130,12 @@
 // application/json is the proto3 JSON mapping (WithMarshalOptions,
 // WithUnmarshalOptions; by default every field is written, unpopulated
 // ones with their default value, and unknown input fields are ignored).
+// Ignored too, as grpc-gateway ignores it, is an enum value name the enum
+// does not declare (a newer client's, or "Green" for GREEN): the field is
+// left unset, a list or map loses that element, and no error says so; an
+// undeclared number is kept. A query parameter or path variable with an
+// undeclared name is a 400. DiscardUnknown false (WithUnmarshalOptions)
+// makes such a body a 400 too.
 // application/proto, application/protobuf and application/x-protobuf are
 // the binary format. The request body is read per its Content-Type; a
 // missing or unknown one (curl -d sends application/x-www-form-urlencoded)

@@ -136,9 +136,11 @@ func (s *observedSink) Finish(err error, header, trailer metadata.MD) {
 // context TagRPC returns is the one the interceptors and the method see,
 // so otelgrpc.NewServerHandler() gives in-process calls the same spans
 // and metrics as calls through a grpc.Server, children of the span of a
-// tracer wrapping the gateway (otelhttp). There is no transport: a
-// payload's Length and WireLength are the message's proto size (plus the
-// 5-byte gRPC frame header for WireLength), and nothing is compressed.
+// tracer wrapping the gateway (otelhttp). There is no transport and
+// nothing is compressed: a payload is reported as a grpc.Server reports
+// an uncompressed one, with the message's proto size as Length and
+// CompressedLength, and that plus the 5-byte gRPC message header as
+// WireLength.
 //
 // Calls to remote backends are reported by the stats handler of their
 // grpc.ClientConn (grpc.WithStatsHandler), which the gateway does not

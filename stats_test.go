@@ -3,15 +3,20 @@ package protorest_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
@@ -20,13 +25,39 @@ import (
 
 type tagKey struct{}
 
+// eventLog is the events a stats.Handler of the tests describes, and
+// the connection half of stats.Handler, which they do not watch.
+type eventLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (l *eventLog) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	return ctx
+}
+func (l *eventLog) HandleConn(context.Context, stats.ConnStats) {}
+
+func (l *eventLog) add(e string) {
+	l.mu.Lock()
+	l.events = append(l.events, e)
+	l.mu.Unlock()
+}
+
+// take returns the events since the last take.
+func (l *eventLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.events
+	l.events = nil
+	return e
+}
+
 // statsRecorder is a stats.Handler that records the events of each call
 // by name, and checks that each comes with the context TagRPC made.
 type statsRecorder struct {
-	mu     sync.Mutex
-	events []string
-	ends   []*stats.End
-	bad    []string
+	eventLog // its mu also guards ends and bad
+	ends     []*stats.End
+	bad      []string
 }
 
 func (s *statsRecorder) TagRPC(ctx context.Context, info *stats.RPCTagInfo) context.Context {
@@ -64,25 +95,6 @@ func (s *statsRecorder) HandleRPC(ctx context.Context, rs stats.RPCStats) {
 		name += " " + status.Code(rs.Error).String()
 	}
 	s.add(name)
-}
-
-func (s *statsRecorder) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
-	return ctx
-}
-func (s *statsRecorder) HandleConn(context.Context, stats.ConnStats) {}
-
-func (s *statsRecorder) add(e string) {
-	s.mu.Lock()
-	s.events = append(s.events, e)
-	s.mu.Unlock()
-}
-
-func (s *statsRecorder) take() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.events
-	s.events = nil
-	return e
 }
 
 // TestStatsHandler: WithStatsHandler reports in-process calls as a
@@ -206,4 +218,165 @@ func TestStatsHandler(t *testing.T) {
 			t.Errorf("End %v → %v", e.BeginTime, e.EndTime)
 		}
 	}
+}
+
+// payloadRecorder is a stats.Handler that describes the payload events
+// of the server side of calls: the message's type, and its Length,
+// CompressedLength and WireLength as differences from its proto size, so
+// that calls whose messages carry the time compare alike.
+type payloadRecorder struct {
+	eventLog
+	ends chan struct{} // a value per End, which follows a call's payloads
+}
+
+func newPayloadRecorder() *payloadRecorder {
+	return &payloadRecorder{ends: make(chan struct{}, 1)}
+}
+
+func (p *payloadRecorder) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context {
+	return ctx
+}
+
+func (p *payloadRecorder) HandleRPC(_ context.Context, rs stats.RPCStats) {
+	var e string
+	switch rs := rs.(type) {
+	case *stats.InPayload:
+		e = describePayload("InPayload", rs.Client, rs.Payload, rs.Length, rs.CompressedLength, rs.WireLength)
+	case *stats.OutPayload:
+		e = describePayload("OutPayload", rs.Client, rs.Payload, rs.Length, rs.CompressedLength, rs.WireLength)
+	case *stats.End:
+		p.ends <- struct{}{}
+		return
+	default:
+		return
+	}
+	p.add(e)
+}
+
+func describePayload(event string, client bool, payload any, length, compressed, wire int) string {
+	msg, ok := payload.(proto.Message)
+	if !ok {
+		return fmt.Sprintf("%s Payload %T, not a message", event, payload)
+	}
+	n := proto.Size(msg)
+	return fmt.Sprintf("%s client=%v %T Length=size%+d CompressedLength=size%+d WireLength=size%+d", event, client, payload, length-n, compressed-n, wire-n)
+}
+
+// callEvents waits for the End of the call in progress, and returns the
+// events since the last take.
+func (p *payloadRecorder) callEvents(t *testing.T) []string {
+	t.Helper()
+	select {
+	case <-p.ends:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no End event")
+	}
+	return p.take()
+}
+
+// TestStatsHandlerPayloads: the InPayload and OutPayload events
+// WithStatsHandler reports of in-process calls carry what a grpc.Server
+// reports of the same calls, uncompressed: the message, its size as
+// Length and CompressedLength, and the size plus the 5 bytes of gRPC's
+// message header as WireLength.
+func TestStatsHandlerPayloads(t *testing.T) {
+	t.Parallel()
+	grpcRec, gwRec := newPayloadRecorder(), newPayloadRecorder()
+
+	srv := grpc.NewServer(grpc.StatsHandler(grpcRec))
+	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
+	conn, err := grpc.NewClient(serveGRPC(t, srv), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	client := examplev1.NewMySvcClient(conn)
+
+	gw := protorest.NewGateway(protorest.WithStatsHandler(gwRec))
+	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
+	web := httptest.NewServer(gw)
+	t.Cleanup(web.Close)
+
+	for _, tt := range []struct {
+		name                 string
+		grpcCall             func(context.Context) error
+		method, target, body string
+	}{
+		{
+			name: "unary",
+			grpcCall: func(ctx context.Context) error {
+				_, err := client.Upper(ctx, &examplev1.UpperRequest{Msg: "hello"})
+				return err
+			},
+			method: "POST", target: "/api/v1/example/upper", body: `{"msg":"hello"}`,
+		},
+		{
+			name: "server stream",
+			grpcCall: func(ctx context.Context) error {
+				stream, err := client.Watch(ctx, &examplev1.WatchRequest{Count: 2, IntervalMs: 10})
+				if err != nil {
+					return err
+				}
+				for {
+					if _, err := stream.Recv(); err != nil {
+						return ignoreEOF(err)
+					}
+				}
+			},
+			method: "GET", target: "/api/v1/example/watch?count=2&intervalMs=10",
+		},
+		{
+			name: "bidi stream",
+			grpcCall: func(ctx context.Context) error {
+				stream, err := client.Chat(ctx)
+				if err != nil {
+					return err
+				}
+				for _, m := range []string{"a", "bc"} {
+					if err := stream.Send(&examplev1.ChatMessage{Msg: m}); err != nil {
+						return err
+					}
+					if _, err := stream.Recv(); err != nil {
+						return err
+					}
+				}
+				if err := stream.CloseSend(); err != nil {
+					return err
+				}
+				_, err = stream.Recv()
+				return ignoreEOF(err)
+			},
+			method: "POST", target: "/api/v1/example/chat", body: "{\"msg\":\"a\"}\n{\"msg\":\"bc\"}\n",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.grpcCall(t.Context()); err != nil {
+				t.Fatalf("gRPC call: %v", err)
+			}
+			want := grpcRec.callEvents(t)
+			req, err := http.NewRequestWithContext(t.Context(), tt.method, web.URL+tt.target, strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := web.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body := readAll(t, resp); resp.StatusCode != http.StatusOK {
+				t.Fatalf("%s %s: %d %s", tt.method, tt.target, resp.StatusCode, body)
+			}
+			got := gwRec.callEvents(t)
+			if !slices.Equal(got, want) {
+				t.Errorf("the gateway reported\n%s\na grpc.Server\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// ignoreEOF is err, or nil for io.EOF: the end of a stream that succeeded.
+func ignoreEOF(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package protorest_test
 
 import (
+	"go/version"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,6 +17,8 @@ import (
 //   - golang.org/x/net 0.53.0 (CVE-2026-33814, as scanners report it);
 //   - grpc 1.58.3: rapid reset on the server side;
 //   - protobuf 1.33.0: protojson's endless loop on `{"":}` (CVE-2024-24786).
+const goFloor = "go1.25.6"
+
 var versionFloors = map[string]string{
 	"golang.org/x/net":           "v0.53.0",
 	"google.golang.org/grpc":     "v1.58.3",
@@ -28,8 +31,11 @@ var versionFloors = map[string]string{
 // module selects; a test binary's debug.ReadBuildInfo lists no modules).
 func TestVersionFloor(t *testing.T) {
 	t.Parallel()
-	if v := strings.TrimPrefix(runtime.Version(), "go"); !strings.HasPrefix(v, "devel") && older(v, "1.25.6") {
-		t.Errorf("built with go %s, older than 1.25.6", v)
+	switch v := toolchainVersion(runtime.Version()); {
+	case !version.IsValid(v):
+		t.Errorf("cannot read the Go version %q", runtime.Version())
+	case version.Compare(v, goFloor) < 0:
+		t.Errorf("built with %s, older than %s", runtime.Version(), goFloor)
 	}
 	args := []string{"list", "-m", "-f", "{{.Path}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}"}
 	for path := range versionFloors {
@@ -43,7 +49,7 @@ func TestVersionFloor(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, version, _ := strings.Cut(line, " ")
 		seen++
-		if floor := versionFloors[path]; older(version, floor) {
+		if floor := versionFloors[path]; moduleOlder(version, floor) {
 			t.Errorf("%s %s is older than %s", path, version, floor)
 		}
 	}
@@ -52,10 +58,50 @@ func TestVersionFloor(t *testing.T) {
 	}
 }
 
-// older reports whether version a ("v1.2.3", "1.25.6", a pseudo-version
-// or a pre-release of either) comes before b, comparing major, minor and
-// patch numerically; a pre-release of b comes before b.
-func older(a, b string) bool {
+// toolchainVersion returns the Go version runtime.Version reports in the
+// form go/version reads: "go1.26.8" and "go1.26rc1" as they are, and a
+// development build's "devel go1.27-abcdef Tue Jan 1 …" as "go1.27-abcdef".
+func toolchainVersion(v string) string {
+	if rest, ok := strings.CutPrefix(v, "devel "); ok {
+		v, _, _ = strings.Cut(rest, " ")
+	}
+	return v
+}
+
+func TestToolchainVersion(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		runtime string
+		older   bool // than goFloor
+	}{
+		{"go1.25.5", true},
+		{"go1.25.6", false},
+		{"go1.25", true},
+		{"go1.25rc2", true},
+		{"go1.26rc1", false},
+		{"go1.26", false},
+		{"go1.26.8", false},
+		{"go1.26.0-bigcorp", false},
+		{"go1.100.0", false},
+		{"devel go1.27-abcdef123456 Tue Jan 6 10:00:00 2026 +0000", false},
+		{"devel go1.25-abcdef123456 Tue Jan 6 10:00:00 2025 +0000", true},
+	} {
+		v := toolchainVersion(tt.runtime)
+		if !version.IsValid(v) {
+			t.Errorf("toolchainVersion(%q) = %q, not a Go version", tt.runtime, v)
+			continue
+		}
+		if got := version.Compare(v, goFloor) < 0; got != tt.older {
+			t.Errorf("%q older than %s = %v, want %v", tt.runtime, goFloor, got, tt.older)
+		}
+	}
+}
+
+// moduleOlder reports whether module version a ("v1.2.3", a
+// pseudo-version or a pre-release) comes before b, comparing major, minor
+// and patch numerically; a pre-release of b comes before b. (Go versions
+// are not semantic versions: toolchainVersion and go/version read those.)
+func moduleOlder(a, b string) bool {
 	pa, prea := semver(a)
 	pb, _ := semver(b)
 	for i := range pa {
@@ -66,8 +112,8 @@ func older(a, b string) bool {
 	return prea
 }
 
-// semver returns the major, minor and patch of v, and whether it is a
-// pre-release ("-rc1", a pseudo-version's "-0.2024…").
+// semver returns the major, minor and patch of module version v, and
+// whether it is a pre-release ("-rc1", a pseudo-version's "-0.2024…").
 func semver(v string) ([3]int, bool) {
 	v = strings.TrimPrefix(v, "v")
 	v, _, _ = strings.Cut(v, "+")
@@ -79,7 +125,7 @@ func semver(v string) ([3]int, bool) {
 	return n, isPre
 }
 
-func TestOlder(t *testing.T) {
+func TestModuleOlder(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		a, b string
@@ -91,11 +137,11 @@ func TestOlder(t *testing.T) {
 		{"v0.9.0", "v0.53.0", true},
 		{"v0.53.0-rc1", "v0.53.0", true},
 		{"v0.53.1-0.20260101000000-abcdef123456", "v0.53.0", false},
-		{"1.25", "1.25.6", true},
-		{"1.26.8", "1.25.6", false},
+		{"v0.0.0-20260101000000-abcdef123456", "v0.53.0", true},
+		{"v1.58.3+incompatible", "v1.58.3", false},
 	} {
-		if got := older(tt.a, tt.b); got != tt.want {
-			t.Errorf("older(%s, %s) = %v", tt.a, tt.b, got)
+		if got := moduleOlder(tt.a, tt.b); got != tt.want {
+			t.Errorf("moduleOlder(%s, %s) = %v", tt.a, tt.b, got)
 		}
 	}
 }

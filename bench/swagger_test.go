@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,8 +12,11 @@ import (
 	"testing"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	"github.com/protorest/protorest"
 	abev1 "github.com/protorest/protorest/bench/proto/bench/abe/v1"
@@ -108,8 +113,9 @@ func TestSwaggerClientEscapedSlash(t *testing.T) {
 
 // TestEscapedResourceNames sends the Library's methods, with their
 // resource names' slashes escaped as a generated client escapes them, to
-// grpc-gateway and protorest behind real HTTP servers: both must answer
-// alike (the same status, and the same JSON on success).
+// grpc-gateway and protorest behind real HTTP servers: each must answer
+// what the Library answers when called directly with the unescaped names
+// (the status, and the message or the error's code), and both alike.
 func TestEscapedResourceNames(t *testing.T) {
 	lib := NewLibrary()
 	mux := runtime.NewServeMux()
@@ -122,21 +128,82 @@ func TestEscapedResourceNames(t *testing.T) {
 	for _, s := range servers {
 		t.Cleanup(s.Close)
 	}
-	for _, r := range []Request{
-		{"GET", "/v1/shelves%2F1%2Fbooks%2F003", ""},
-		{"GET", "/v1/shelves%2f1%2fbooks%2f003", ""},
-		{"GET", "/v1/shelves%2F1/books?page_size=2", ""},
-		{"POST", "/v1/shelves%2F1/books", `{"title":"t","author":"a"}`},
-		{"PATCH", "/v1/shelves%2F1%2Fbooks%2F003?update_mask=title", `{"title":"x"}`},
-		{"DELETE", "/v1/shelves%2F1%2Fbooks%2F003", ""},
-		{"GET", "/v1/shelves%2F1%2Fbooks%2F999", ""},
+	ctx := t.Context()
+	const book = Shelf + "/books/003"
+	for _, tt := range []struct {
+		req Request
+		// The Library's own answer to the call the request stands for:
+		// the message a gateway must render with 200, or the error whose
+		// code and HTTP status it must render.
+		want    proto.Message
+		wantErr error
+	}{
+		{req: Request{"GET", "/v1/shelves%2F1%2Fbooks%2F003", ""}, want: succeeds(lib.GetBook(ctx, &libraryv1.GetBookRequest{Name: book}))},
+		{req: Request{"GET", "/v1/shelves%2f1%2fbooks%2f003", ""}, want: succeeds(lib.GetBook(ctx, &libraryv1.GetBookRequest{Name: book}))},
+		{req: Request{"GET", "/v1/shelves%2F1/books?page_size=2", ""}, want: succeeds(lib.ListBooks(ctx, &libraryv1.ListBooksRequest{Parent: Shelf, PageSize: 2}))},
+		{req: Request{"POST", "/v1/shelves%2F1/books", `{"title":"t","author":"a"}`}, want: succeeds(lib.CreateBook(ctx, &libraryv1.CreateBookRequest{Parent: Shelf, Book: &libraryv1.Book{Title: "t", Author: "a"}}))},
+		{req: Request{"PATCH", "/v1/shelves%2F1%2Fbooks%2F003?update_mask=title", `{"title":"x"}`}, want: succeeds(lib.UpdateBook(ctx, &libraryv1.UpdateBookRequest{Book: &libraryv1.Book{Name: book, Title: "x"}, UpdateMask: &fieldmaskpb.FieldMask{Paths: []string{"title"}}}))},
+		{req: Request{"DELETE", "/v1/shelves%2F1%2Fbooks%2F003", ""}, want: succeeds(lib.DeleteBook(ctx, &libraryv1.DeleteBookRequest{Name: book}))},
+		{req: Request{"GET", "/v1/shelves%2F1%2Fbooks%2F999", ""}, wantErr: fails(lib.GetBook(ctx, &libraryv1.GetBookRequest{Name: Shelf + "/books/999"}))},
 	} {
-		want := sendBody(t, servers["grpc-gateway"], r)
-		got := sendBody(t, servers["protorest"], r)
-		if !sameAnswer(want, got) {
+		r := tt.req
+		answers := map[string]Response{}
+		for name, s := range servers {
+			res := sendBody(t, s, r)
+			answers[name] = res
+			if err := checkAnswer(res, tt.want, tt.wantErr); err != nil {
+				t.Errorf("%s %s %s: %s: %v", r.Method, r.Target, r.Body, name, err)
+			}
+		}
+		if want, got := answers["grpc-gateway"], answers["protorest"]; !sameAnswer(want, got) {
 			t.Errorf("%s %s %s:\n  grpc-gateway: %d %s\n  protorest:    %d %s", r.Method, r.Target, r.Body, want.Status, want.Body, got.Status, got.Body)
 		}
 	}
+}
+
+// succeeds is the message of a call that must succeed; fails is the
+// error of one that must fail. Each panics otherwise: the table of
+// TestEscapedResourceNames is wrong.
+func succeeds[M proto.Message](m M, err error) proto.Message {
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func fails[M proto.Message](_ M, err error) error {
+	if err == nil {
+		panic("the call succeeded")
+	}
+	return err
+}
+
+// checkAnswer reports how res differs from a gateway's rendering of a
+// call that answered want, or failed with wantErr: 200 and want's JSON,
+// or wantErr's HTTP status and a google.rpc.Status body with its code.
+func checkAnswer(res Response, want proto.Message, wantErr error) error {
+	if wantErr != nil {
+		st := status.Convert(wantErr)
+		var body struct{ Code codes.Code }
+		if code := runtime.HTTPStatusFromCode(st.Code()); res.Status != code {
+			return fmt.Errorf("status %d %s, want %d", res.Status, res.Body, code)
+		}
+		if err := json.Unmarshal(res.Body, &body); err != nil || body.Code != st.Code() {
+			return fmt.Errorf("body %s, want a google.rpc.Status with code %d", res.Body, st.Code())
+		}
+		return nil
+	}
+	if res.Status != http.StatusOK {
+		return fmt.Errorf("status %d %s, want 200", res.Status, res.Body)
+	}
+	got := want.ProtoReflect().New().Interface()
+	if err := protojson.Unmarshal(res.Body, got); err != nil {
+		return fmt.Errorf("body %s: %v", res.Body, err)
+	}
+	if !proto.Equal(got, want) {
+		return fmt.Errorf("body %s, want %v", res.Body, want)
+	}
+	return nil
 }
 
 // send is sendBody without a body.

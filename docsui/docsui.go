@@ -37,10 +37,14 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/protorest/protorest/internal/httperr"
 )
 
 // Version is the version of swagger-ui-dist the page embeds.
@@ -124,7 +128,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hdr.Set("Allow", "GET, HEAD")
-		writeStatus(w, http.StatusMethodNotAllowed, 12, "the docs page is read with GET")
+		writeError(w, http.StatusMethodNotAllowed, codes.Unimplemented, "the docs page is read with GET")
 		return
 	}
 	if h.page != "/" && r.URL.Path == strings.TrimSuffix(h.page, "/") {
@@ -136,7 +140,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, ok := strings.CutPrefix(r.URL.Path, h.page)
 	f := h.files[name]
 	if !ok || f == nil {
-		writeStatus(w, http.StatusNotFound, 5, "the docs page has no such file")
+		writeError(w, http.StatusNotFound, codes.NotFound, "the docs page has no such file")
 		return
 	}
 	f.serve(w, r)
@@ -149,13 +153,11 @@ func query(r *http.Request) string {
 	return "?" + r.URL.RawQuery
 }
 
-// writeStatus writes a google.rpc.Status body, as the gateway's errors
-// are: code is the gRPC code, message a constant of this package (it
-// needs no JSON escaping).
-func writeStatus(w http.ResponseWriter, status, code int, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write([]byte(`{"code":` + strconv.Itoa(code) + `,"message":"` + message + `","details":[]}`))
+// writeError answers with httpStatus and a google.rpc.Status body of code
+// and message, written as the gateway writes its own errors (its
+// DefaultErrorHandler).
+func writeError(w http.ResponseWriter, httpStatus int, code codes.Code, message string) {
+	httperr.Write(w, httperr.New(httpStatus, code, message), protojson.MarshalOptions{})
 }
 
 // file is one file of the page, with its entity tag and, for text, a

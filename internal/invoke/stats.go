@@ -16,8 +16,10 @@ import (
 // message, OutHeader, an OutPayload per response message, OutTrailer,
 // End. It is also the call's Sink, in front of the exchange's, so that
 // every response and the outcome pass through it whichever invoker sends
-// them. There is no transport, so a payload's Length and WireLength are
-// the message's proto size, and compression is never reported.
+// them. There is no transport and no compression, so a payload is
+// reported as a grpc.Server reports an uncompressed one: Length and
+// CompressedLength are the message's proto size, and WireLength adds the
+// gRPC message header.
 //
 // It lives inside methodContext: observing a call costs no allocation
 // beyond what the handler's own TagRPC and HandleRPC make.
@@ -54,10 +56,14 @@ func (s *callStats) start(ctx context.Context, h stats.Handler, x *exchange.Exch
 	return ctx
 }
 
+// messageHeaderLen is the size of the header gRPC puts before each
+// message on the wire: a compressed flag and a 4-byte length.
+const messageHeaderLen = 5
+
 // received reports one request message.
 func (s *callStats) received(msg proto.Message) {
 	n := proto.Size(msg)
-	s.h.HandleRPC(s.ctx, &stats.InPayload{Payload: msg, Length: n, WireLength: n + 5, RecvTime: time.Now()})
+	s.h.HandleRPC(s.ctx, &stats.InPayload{Payload: msg, Length: n, CompressedLength: n, WireLength: n + messageHeaderLen, RecvTime: time.Now()})
 }
 
 // decoding wraps a unary method's decode function to report the request
@@ -102,7 +108,7 @@ func (s *callStats) Send(msg proto.Message, header metadata.MD) error {
 		return err
 	}
 	n := proto.Size(msg)
-	s.h.HandleRPC(s.ctx, &stats.OutPayload{Payload: msg, Length: n, WireLength: n + 5, SentTime: time.Now()})
+	s.h.HandleRPC(s.ctx, &stats.OutPayload{Payload: msg, Length: n, CompressedLength: n, WireLength: n + messageHeaderLen, SentTime: time.Now()})
 	return nil
 }
 

@@ -23,7 +23,7 @@ type Table[V any] struct {
 	entries []*Entry[V]
 	groups  map[string]bool
 	served  atomic.Pointer[Tree[V]] // nil when entries changed since
-	version uint64                  // counts the changes
+	version atomic.Uint64           // counts the changes; written under mu
 }
 
 // GroupError is the error of a group registered twice.
@@ -70,7 +70,7 @@ func (t *Table[V]) Replace(drop, add []*Entry[V], dropGroups, groups []string) e
 		t.groups[g] = true
 	}
 	t.served.Store(nil)
-	t.version++
+	t.version.Add(1)
 	return nil
 }
 
@@ -81,15 +81,12 @@ func (t *Table[V]) Replace(drop, add []*Entry[V], dropGroups, groups []string) e
 func (t *Table[V]) Entries() ([]*Entry[V], uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.entries), t.version
+	return slices.Clone(t.entries), t.version.Load()
 }
 
-// Version returns the table's version; see Entries.
-func (t *Table[V]) Version() uint64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.version
-}
+// Version returns the table's version; see Entries. It takes no lock: a
+// reader checks whether what it built is still good.
+func (t *Table[V]) Version() uint64 { return t.version.Load() }
 
 // build returns a new tree of entries, which are known not to conflict.
 func (t *Table[V]) build(entries []*Entry[V]) *Tree[V] {
