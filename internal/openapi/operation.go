@@ -249,23 +249,31 @@ func joinParagraphs(a, b string) string {
 // get_files_id. An ID already taken gets _2, _3….
 type operationIDs struct {
 	routes []Route
-	short  map[protoreflect.Name]int // services by short name
+	prefix map[protoreflect.FullName]string // a service's ID prefix: its short or full name, and "_"
 	taken  map[string]bool
 	next   map[string]int // the next suffix to try after an ID
+	buf    []byte         // the ID being written
 }
 
 func newOperationIDs(routes []Route) *operationIDs {
-	ids := &operationIDs{routes: routes, short: map[protoreflect.Name]int{}, taken: make(map[string]bool, len(routes)), next: map[string]int{}}
-	seen := map[protoreflect.FullName]bool{}
+	ids := &operationIDs{routes: routes, prefix: map[protoreflect.FullName]string{}, taken: make(map[string]bool, len(routes)), next: map[string]int{}}
+	short := map[protoreflect.Name]int{} // services by short name
 	for _, r := range routes {
 		if r.Rule == nil {
 			continue
 		}
 		sd := r.Rule.Method.Parent()
-		if !seen[sd.FullName()] {
-			seen[sd.FullName()] = true
-			ids.short[sd.Name()]++
+		if _, ok := ids.prefix[sd.FullName()]; !ok {
+			ids.prefix[sd.FullName()] = ""
+			short[sd.Name()]++
 		}
+	}
+	for name := range ids.prefix {
+		svc := string(name.Name())
+		if short[name.Name()] > 1 {
+			svc = strings.ReplaceAll(string(name), ".", "_")
+		}
+		ids.prefix[name] = svc + "_"
 	}
 	return ids
 }
@@ -274,29 +282,33 @@ func newOperationIDs(routes []Route) *operationIDs {
 // stands for several methods.
 func (ids *operationIDs) id(i int, method string, anyMethod bool) string {
 	r := &ids.routes[i]
-	var id string
+	id := ids.buf[:0]
 	if r.Rule == nil {
-		id = strings.ToLower(method) + sanitize(r.Template.String())
+		id = append(id, strings.ToLower(method)...)
+		id = append(id, sanitize(r.Template.String())...)
 	} else {
 		md := r.Rule.Method
-		sd := md.Parent()
-		svc := string(sd.Name())
-		if ids.short[sd.Name()] > 1 {
-			svc = strings.ReplaceAll(string(sd.FullName()), ".", "_")
-		}
-		id = svc + "_" + string(md.Name())
+		id = append(id, ids.prefix[md.Parent().FullName()]...)
+		id = append(id, md.Name()...)
 		if r.Rule.Binding > 0 {
-			id += "_" + strconv.Itoa(r.Rule.Binding)
+			id = strconv.AppendInt(append(id, '_'), int64(r.Rule.Binding), 10)
 		}
 		if anyMethod {
-			id += "_" + strings.ToLower(method)
+			id = append(append(id, '_'), strings.ToLower(method)...)
 		}
 	}
-	unique := id
+	ids.buf = id
+	if !ids.taken[string(id)] { // the usual case: an ID of its own, one allocation
+		unique := string(id)
+		ids.taken[unique] = true
+		return unique
+	}
+	base := string(id)
+	unique := base
 	for ids.taken[unique] {
-		n := max(ids.next[id], 2)
-		ids.next[id] = n + 1
-		unique = id + "_" + strconv.Itoa(n)
+		n := max(ids.next[base], 2)
+		ids.next[base] = n + 1
+		unique = base + "_" + strconv.Itoa(n)
 	}
 	ids.taken[unique] = true
 	return unique

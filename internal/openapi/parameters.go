@@ -1,8 +1,6 @@
 package openapi
 
 import (
-	"strings"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/bind"
@@ -17,29 +15,29 @@ func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []
 	for i, pp := range p.params {
 		param := b.parameters.new()
 		*param = Parameter{Name: pp.name, In: "path", Required: true, Schema: stringSchema, MultiSegment: pp.multi}
-		var notes []string
-		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
-			notes = append(notes, "Sets `"+pp.field+"`.")
-		}
-		if pp.to-pp.from > 1 {
-			notes = append(notes, "`"+pp.field+"` is `"+p.value(i)+"`.")
-		}
-		if pp.multi {
-			notes = append(notes, "Multi-segment: its `/` are not escaped.")
-		}
+		var desc string // its paragraphs: the field's comment, then notes
+		list := false
 		if pp.whole && vars != nil {
 			path := vars[pp.variable].Field.Path()
 			fd := path[len(path)-1]
-			param.Schema = b.valueSchema(fd)
-			if fd.IsList() {
-				notes = append(notes, "Comma-separated values.")
-				param.Schema = stringSchema
-			}
-			if c := b.comment(fd).text(); c != "" {
-				notes = append([]string{c}, notes...)
+			desc = b.comment(fd).text()
+			if list = fd.IsList(); !list { // a list is its values, comma-separated: a string
+				param.Schema = b.valueSchema(fd)
 			}
 		}
-		param.Description = strings.Join(notes, "\n\n")
+		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
+			desc = joinParagraphs(desc, "Sets `"+pp.field+"`.")
+		}
+		if pp.to-pp.from > 1 {
+			desc = joinParagraphs(desc, "`"+pp.field+"` is `"+p.value(i)+"`.")
+		}
+		if pp.multi {
+			desc = joinParagraphs(desc, "Multi-segment: its `/` are not escaped.")
+		}
+		if list {
+			desc = joinParagraphs(desc, "Comma-separated values.")
+		}
+		param.Description = desc
 		params = append(params, param)
 	}
 	return params
