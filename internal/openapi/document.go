@@ -112,7 +112,7 @@ func newDocument(routes []Route, opts Options, w int) *Document {
 	var jobs []operationJob
 	ops := make([]Operation, countOperations(routes))
 	ids := newOperationIDs(routes)
-	shapes := make(pathShapes, len(routes))
+	shapes := &pathShapes{names: make(map[string][]string, len(routes))}
 	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
 	for i := range routes {
 		r := &routes[i]

@@ -24,13 +24,15 @@ type encoder struct {
 // schemas, nearly all of it, are written by w goroutines first when w > 1
 // (see writeMembers); b grows once, to their size, or to an estimate.
 func (e *encoder) document(b []byte, d *Document, w int) []byte {
+	// About the bytes of a path and of a schema, enough for most.
+	const pathSize, schemaSize = 1536, 1024
 	var paths, schemas [][]byte
 	if w > 1 {
-		paths = writeMembers(w, d.Paths, (*encoder).pathItem, 1536)
-		schemas = writeMembers(w, d.Components.Schemas, (*encoder).schema, 1024)
+		paths = writeMembers(w, d.Paths, (*encoder).pathItem, pathSize)
+		schemas = writeMembers(w, d.Components.Schemas, (*encoder).schema, schemaSize)
 		b = slices.Grow(b, size(paths)+size(schemas)+64*1024+256*len(d.Tags))
 	} else {
-		b = slices.Grow(b, 1024*(len(d.Paths)+len(d.Components.Schemas)))
+		b = slices.Grow(b, pathSize*len(d.Paths)+schemaSize*len(d.Components.Schemas))
 	}
 	start := len(b)
 	b = appendString(append(b, `,"openapi":`...), d.OpenAPI)

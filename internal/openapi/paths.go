@@ -11,10 +11,11 @@ import (
 // An openPath is a template as an OpenAPI path: literals kept, each
 // wildcard a {parameter}, the verb kept literally ("/v1/{name}:cancel").
 type openPath struct {
-	key    string // the OpenAPI path
-	pieces []piece
-	verb   string
-	params []pathParam
+	key     string // the OpenAPI path
+	pieces  []piece
+	verb    string
+	params  []pathParam
+	unnamed bool // write {} for each parameter (see appendKey)
 }
 
 // A piece is one segment of an OpenAPI path: a literal, or parameter
@@ -42,56 +43,41 @@ type pathParam struct {
 // "shelves/{name}/books/{name_1}".
 func (p *openPath) value(i int) string {
 	pp := p.params[i]
-	return p.join(p.pieces[pp.from:pp.to], false)
+	return string(p.appendPieces(nil, p.pieces[pp.from:pp.to], false))
 }
 
-// join writes pieces with "/" between them, and before the first when
-// leadingSlash.
-func (p *openPath) join(pieces []piece, leadingSlash bool) string {
-	var b strings.Builder
-	n := len(pieces)
-	for _, pc := range pieces {
-		if pc.param < 0 {
-			n += len(pc.literal)
-		} else {
-			n += len(p.params[pc.param].name) + len("{}")
-		}
-	}
-	b.Grow(n)
+// appendPieces appends pieces with "/" between them, and before the first
+// when leadingSlash; each parameter is {name}, or {} when unnamed.
+func (p *openPath) appendPieces(b []byte, pieces []piece, leadingSlash bool) []byte {
 	for i, pc := range pieces {
 		if i > 0 || leadingSlash {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 		if pc.param < 0 {
-			b.WriteString(pc.literal)
+			b = append(b, pc.literal...)
 			continue
 		}
-		b.WriteByte('{')
-		b.WriteString(p.params[pc.param].name)
-		b.WriteByte('}')
+		b = append(b, '{')
+		if !p.unnamed {
+			b = append(b, p.params[pc.param].name...)
+		}
+		b = append(b, '}')
 	}
-	return b.String()
+	return b
 }
 
-// shape is the path without its parameters' names.
-func (p *openPath) shape() string {
-	var b strings.Builder
-	n := len(p.pieces) + len(":") + len(p.verb)
-	for _, pc := range p.pieces {
-		n += max(len(pc.literal), len("{}"))
+// appendKey appends the OpenAPI path: "/" for no pieces, then the verb
+// after a ':'. With unnamed set, it is the path's shape: the path without
+// its parameters' names.
+func (p *openPath) appendKey(b []byte) []byte {
+	b = p.appendPieces(b, p.pieces, true)
+	if len(p.pieces) == 0 {
+		b = append(b, '/')
 	}
-	b.Grow(n)
-	for _, pc := range p.pieces {
-		b.WriteByte('/')
-		if pc.param < 0 {
-			b.WriteString(pc.literal)
-		} else {
-			b.WriteString("{}")
-		}
+	if p.verb != "" {
+		b = append(append(b, ':'), p.verb...)
 	}
-	b.WriteByte(':')
-	b.WriteString(p.verb)
-	return b.String()
+	return b
 }
 
 // pathShapes names the parameters of paths. OpenAPI forbids two paths
@@ -100,30 +86,39 @@ func (p *openPath) shape() string {
 // give; the first template of a shape names its parameters, and later
 // ones take those names (each parameter's description says which field
 // it sets).
-type pathShapes map[string][]string // shape → parameter names
+type pathShapes struct {
+	names map[string][]string // shape → parameter names
+
+	// What paths are made of, taken a chunk at a time (see slab).
+	paths  slab[openPath]
+	pieces slab[piece]
+	params slab[pathParam]
+	buf    []byte // a shape or key being written
+}
 
 // path returns the OpenAPI path of t.
-func (s pathShapes) path(t *httprule.Template) *openPath {
-	p := expand(t)
-	shape := p.shape()
-	if names, ok := s[shape]; ok {
+func (s *pathShapes) path(t *httprule.Template) *openPath {
+	p := s.paths.new()
+	s.expand(p, t)
+	p.unnamed = true
+	s.buf = p.appendKey(s.buf[:0])
+	p.unnamed = false
+	if names, ok := s.names[string(s.buf)]; ok {
 		for i := range p.params {
 			p.params[i].name = names[i]
 		}
 	} else {
+		if s.names == nil {
+			s.names = map[string][]string{}
+		}
 		names = make([]string, len(p.params))
 		for i, pp := range p.params {
 			names[i] = pp.name
 		}
-		s[shape] = names
+		s.names[string(s.buf)] = names
 	}
-	p.key = p.join(p.pieces, true)
-	if len(p.pieces) == 0 {
-		p.key = "/"
-	}
-	if p.verb != "" {
-		p.key += ":" + p.verb
-	}
+	s.buf = p.appendKey(s.buf[:0])
+	p.key = string(s.buf)
 	return p
 }
 
@@ -131,14 +126,14 @@ func (s pathShapes) path(t *httprule.Template) *openPath {
 // mapping table of ../shared/ECOSYSTEM.md does: a variable's only
 // wildcard by its field path, its wildcards f, f_1, f_2… when it has
 // several, and wildcards outside variables _segment, _segment_1….
-func expand(t *httprule.Template) *openPath {
+func (s *pathShapes) expand(p *openPath, t *httprule.Template) {
 	wildcards := 0
 	for _, seg := range t.Segments {
 		if seg.Kind != httprule.Literal {
 			wildcards++
 		}
 	}
-	p := &openPath{verb: t.Verb, pieces: make([]piece, 0, len(t.Segments)), params: make([]pathParam, 0, wildcards)}
+	*p = openPath{verb: t.Verb, pieces: s.pieces.slice(len(t.Segments)), params: s.params.slice(wildcards)}
 	unique := func(base string) string {
 		name := base
 		for i := 1; slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name }); i++ {
@@ -179,5 +174,4 @@ func expand(t *httprule.Template) *openPath {
 		p.pieces = append(p.pieces, piece{param: len(p.params)})
 		p.params = append(p.params, pathParam{name: unique("_segment"), variable: -1, multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
 	}
-	return p
 }

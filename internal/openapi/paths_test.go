@@ -35,7 +35,7 @@ func TestExpand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := pathShapes{}.path(tmpl)
+			p := new(pathShapes).path(tmpl)
 			if p.key != tt.want {
 				t.Errorf("path %q, want %q", p.key, tt.want)
 			}
@@ -59,7 +59,7 @@ func TestExpand(t *testing.T) {
 // OpenAPI forbids paths that differ only in them.
 func TestPathShapes(t *testing.T) {
 	t.Parallel()
-	shapes := pathShapes{}
+	shapes := new(pathShapes)
 	for _, c := range []struct{ template, want string }{
 		{"/v1/{name=shelves/*/books/*}", "/v1/shelves/{name}/books/{name_1}"},
 		{"/v1/{book.name=shelves/*/books/*}", "/v1/shelves/{name}/books/{name_1}"},

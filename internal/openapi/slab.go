@@ -19,3 +19,16 @@ func (s *slab[T]) new() *T {
 	s.free = s.free[1:]
 	return p
 }
+
+// slice returns an empty slice of capacity n.
+func (s *slab[T]) slice(n int) []T {
+	if n > slabLen {
+		return make([]T, 0, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]T, slabLen)
+	}
+	out := s.free[:0:n]
+	s.free = s.free[n:]
+	return out
+}
