@@ -20,32 +20,18 @@ type encoder struct {
 	keys []string // the keys of the maps being written, sorted (see appendMap)
 }
 
-// document appends d and a newline, as json.Encoder does. Its paths and
-// schemas, nearly all of it, are written by w goroutines first when w > 1
-// (see writeMembers); b grows once, to their size, or to an estimate.
-func (e *encoder) document(b []byte, d *Document, w int) []byte {
-	// About the bytes of a path and of a schema, enough for most.
-	const pathSize, schemaSize = 1536, 1024
-	var paths, schemas [][]byte
-	if w > 1 {
-		paths = writeMembers(w, d.Paths, (*encoder).pathItem, pathSize)
-		schemas = writeMembers(w, d.Components.Schemas, (*encoder).schema, schemaSize)
-		b = slices.Grow(b, size(paths)+size(schemas)+64*1024+256*len(d.Tags))
-	} else {
-		b = slices.Grow(b, pathSize*len(d.Paths)+schemaSize*len(d.Components.Schemas))
-	}
+// document appends d and a newline, as json.Encoder does. b grows once,
+// to an estimate of d's size.
+func (e *encoder) document(b []byte, d *Document) []byte {
+	const pathSize, schemaSize = 1536, 1024 // about the bytes of a path and of a schema, enough for most
+	b = slices.Grow(b, pathSize*len(d.Paths)+schemaSize*len(d.Components.Schemas))
 	start := len(b)
 	b = appendString(append(b, `,"openapi":`...), d.OpenAPI)
 	b = e.info(append(b, `,"info":`...), &d.Info)
 	b = omitList(e, b, `,"servers":`, d.Servers, (*encoder).server)
 	b = omitList(e, b, `,"tags":`, d.Tags, (*encoder).tag)
-	b = append(b, `,"paths":`...)
-	if paths != nil {
-		b = appendMembers(b, paths)
-	} else {
-		b = appendMap(e, b, d.Paths, (*encoder).pathItem)
-	}
-	b = e.components(append(b, `,"components":`...), &d.Components, schemas)
+	b = appendMap(e, append(b, `,"paths":`...), d.Paths, (*encoder).pathItem)
+	b = e.components(append(b, `,"components":`...), &d.Components)
 	return append(endObject(b, start), '\n')
 }
 
@@ -152,16 +138,9 @@ func (e *encoder) mediaType(b []byte, m *MediaType) []byte {
 	return endObject(b, start)
 }
 
-// components appends c; schemas, when not nil, are its schemas' members,
-// written already.
-func (e *encoder) components(b []byte, c *Components, schemas [][]byte) []byte {
+func (e *encoder) components(b []byte, c *Components) []byte {
 	start := len(b)
-	b = append(b, `,"schemas":`...)
-	if schemas != nil {
-		b = appendMembers(b, schemas)
-	} else {
-		b = appendMap(e, b, c.Schemas, (*encoder).schema)
-	}
+	b = appendMap(e, append(b, `,"schemas":`...), c.Schemas, (*encoder).schema)
 	b = omitMap(e, b, `,"responses":`, c.Responses, (*encoder).response)
 	return endObject(b, start)
 }

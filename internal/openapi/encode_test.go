@@ -24,26 +24,22 @@ func encodingJSON(t testing.TB, v any) []byte {
 	return buf.Bytes()
 }
 
-// encodeDocument writes d with the encoder, its maps by w goroutines.
-func encodeDocument(d *Document, w int) []byte {
+func encodeDocument(d *Document) []byte {
 	var e encoder
-	return e.document(nil, d, w)
+	return e.document(nil, d)
 }
 
 // checkSameJSON fails unless the encoder writes d as encoding/json does,
-// byte for byte, by one goroutine or several.
+// byte for byte.
 func checkSameJSON(t *testing.T, d *Document) {
 	t.Helper()
-	want := encodingJSON(t, d)
-	for _, w := range []int{1, 2, 3} {
-		got := encodeDocument(d, w)
-		if !bytes.Equal(got, want) {
-			i := 0
-			for i < min(len(got), len(want)) && got[i] == want[i] {
-				i++
-			}
-			t.Fatalf("the encoder (%d goroutines) and encoding/json differ at byte %d:\n got …%s\nwant …%s", w, i, excerpt(got, i), excerpt(want, i))
+	got, want := encodeDocument(d), encodingJSON(t, d)
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
 		}
+		t.Fatalf("the encoder and encoding/json differ at byte %d:\n got …%s\nwant …%s", i, excerpt(got, i), excerpt(want, i))
 	}
 }
 

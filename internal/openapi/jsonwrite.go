@@ -1,11 +1,9 @@
 package openapi
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/protorest/protorest/internal/jsonstr"
@@ -190,49 +188,4 @@ func appendMap[V any](e *encoder, b []byte, m map[string]V, value func(*encoder,
 	}
 	e.keys = e.keys[:base]
 	return endObject(b, start)
-}
-
-// writeMembers writes the members of m as appendMap would, by w
-// goroutines, each with an encoder of its own, into a buffer of its own
-// (of about memberSize bytes a member) for a contiguous share of the
-// sorted keys; nil for a nil m, which is null. appendMembers appends
-// them: a member's comma comes with it, so the shares join as they are.
-func writeMembers[V any](w int, m map[string]V, value func(*encoder, []byte, V) []byte, memberSize int) [][]byte {
-	if m == nil {
-		return nil
-	}
-	keys := slices.Sorted(maps.Keys(m))
-	shares := make([][]byte, w)
-	var wg sync.WaitGroup
-	for k := range shares {
-		wg.Go(func() {
-			var e encoder
-			share := keys[k*len(keys)/w : (k+1)*len(keys)/w]
-			buf := make([]byte, 0, memberSize*len(share))
-			for _, key := range share {
-				buf = value(&e, appendMapKey(buf, key), m[key])
-			}
-			shares[k] = buf
-		})
-	}
-	wg.Wait()
-	return shares
-}
-
-// appendMembers appends an object of the members writeMembers wrote.
-func appendMembers(b []byte, shares [][]byte) []byte {
-	start := len(b)
-	for _, share := range shares {
-		b = append(b, share...)
-	}
-	return endObject(b, start)
-}
-
-// size is the length of the shares of members.
-func size(shares [][]byte) int {
-	n := 0
-	for _, share := range shares {
-		n += len(share)
-	}
-	return n
 }

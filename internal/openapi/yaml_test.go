@@ -32,7 +32,7 @@ func checkYAML(t *testing.T, doc []byte) {
 func TestYAMLRandomDocuments(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(300) {
-		checkYAML(t, encodeDocument(randomDocument(seed), 1))
+		checkYAML(t, encodeDocument(randomDocument(seed)))
 	}
 }
 
