@@ -32,6 +32,9 @@ func (e *Encoder) appendWireMap(b []byte, f *field, mine []occurrence) ([]byte, 
 	for _, o := range mine {
 		n += countValues(o.val)
 	}
+	// Refused before its entries are gathered, so that a map that cannot
+	// fit costs no memory: counted with any repeated keys (which no
+	// encoder writes), which only makes the refusal earlier.
 	if e.cannotHold(b, n, minMapEntry) {
 		return b, ErrTooLarge
 	}
