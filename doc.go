@@ -181,7 +181,8 @@
 //     500 "response too large", nothing sent), and across requests
 //     WithMaxBufferedResponseBytes, WithBufferedResponseWait and
 //     WithResponseWriteTimeout (the bytes of large responses held while
-//     clients read them: 256 MiB, then 503 with Retry-After).
+//     they are encoded and clients read them: 256 MiB, then 503 with
+//     Retry-After).
 //
 // NewServer returns the http.Server settings recommended in front of a
 // gateway. Error messages quote at most a short prefix of offending

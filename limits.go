@@ -117,16 +117,20 @@ func WithMaxResponseBytes(n int) Option {
 	return optionFunc(func(c *config) { c.env.Render.MaxBody = max(n, 0) })
 }
 
-// WithMaxBufferedResponseBytes bounds the bytes of encoded responses the
-// gateway holds at once, across all requests: a response is held from
-// its encoding until the client has taken it, which a slow or stalled
+// WithMaxBufferedResponseBytes bounds the bytes the gateway holds at
+// once, across all requests, to encode responses and write them: a
+// response takes, before it is encoded, an estimate of what encoding it
+// holds (four times its protobuf size for JSON: the message, the JSON,
+// the encoder's work), keeps its encoded size once it is encoded, and
+// holds that until the client has taken it, which a slow or stalled
 // reader makes last. Responses of up to 64 KiB are not counted (they are
 // bounded by the requests in flight, and counting them would cost every
 // request a lock); a larger one (or a larger message of a server stream)
-// waits, in order of arrival, for room, holding none of its bytes while
-// it waits, and past WithBufferedResponseWait gets 503 UNAVAILABLE with
-// "Retry-After: 1". The bytes come back when the response is written, or
-// its write fails: the client left, or WithResponseWriteTimeout passed.
+// waits, in order of arrival, for room, holding only its message (for a
+// remote method, the backend's bytes) while it waits, and past
+// WithBufferedResponseWait gets 503 UNAVAILABLE with "Retry-After: 1".
+// The bytes come back when the response is written, or its write fails:
+// the client left, or WithResponseWriteTimeout passed.
 // The default is 256 MiB, or a quarter of the runtime's memory limit
 // (GOMEMLIMIT, debug.SetMemoryLimit) when that is smaller; n <= 0
 // removes the bound.

@@ -1,6 +1,7 @@
 package jsonenc
 
 import (
+	"math"
 	"reflect"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -48,6 +49,11 @@ type field struct {
 	goElemType reflect.Type
 	elemGo     bool
 }
+
+// maxFields is the most fields of a type the encoder compiles: its
+// indexes fit the occurrences of AppendWire and numIndex (int16). A type
+// with more is left to protojson.
+const maxFields = math.MaxInt16
 
 // plan returns the plan of md, building it (and the plans of the message
 // types its fields hold) on first use.
@@ -97,6 +103,9 @@ func (e *Encoder) build(md protoreflect.MessageDescriptor, building map[protoref
 		p.wkt = w
 	}
 	fds := md.Fields()
+	if fds.Len() > maxFields {
+		p.supported = false
+	}
 	p.fields = make([]field, fds.Len())
 	for i := range fds.Len() {
 		fd := fds.Get(i)

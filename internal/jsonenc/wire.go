@@ -39,14 +39,18 @@ func (e *Encoder) AppendWire(b []byte, md protoreflect.MessageDescriptor, data [
 // errWire is a malformed wire encoding; proto.Unmarshal would fail too.
 var errWire = errors.New("jsonenc: invalid wire-format data")
 
-// occurrence is one field of a message encoding: its value bytes (a
-// varint, fixed bytes, or a length-delimited payload), in wire order.
+// occurrence is one field of a message encoding, in wire order: its
+// value bytes (a varint, fixed bytes, or a length-delimited payload), or,
+// for a list or map field, a run: the field's encoded values that follow
+// each other, tags included (see nextValue), so that a list or map is one
+// occurrence however long, unless other fields come between its values.
+// It is kept small (32 bytes): a message can have an occurrence for every
+// two of its bytes.
 type occurrence struct {
-	field int // index in plan.fields
-	seq   int // its place in the encoding
-	typ   protowire.Type
 	val   []byte
-	seg   [1][]byte // val as a message's one segment (see segment)
+	seq   int32 // its place in the encoding
+	field int16 // index in plan.fields (see maxFields)
+	typ   protowire.Type
 }
 
 var occPool = sync.Pool{New: func() any { s := make([]occurrence, 0, 16); return &s }}
@@ -59,60 +63,87 @@ const maxPooledOccurrences = 4096
 // is the concatenation of segs (a singular message field given several
 // times is merged, which is what concatenation means). What
 // proto.Unmarshal would keep as unknown fields is skipped: unknown numbers,
-// and a wire type the field cannot take.
+// and a wire type the field cannot take. A list's or map's values are
+// checked here, so that reading its runs (nextValue) cannot fail.
 func scan(p *plan, segs [][]byte, occ []occurrence) ([]occurrence, error) {
 	for _, data := range segs {
-		for len(data) > 0 {
-			num, typ, n := protowire.ConsumeTag(data)
+		runStart, runEnd := 0, -1 // the run the last occurrence is, in data
+		for pos := 0; pos < len(data); {
+			start := pos
+			num, typ, n := protowire.ConsumeTag(data[pos:])
 			if n < 0 || num > protowire.MaxValidNumber {
 				return occ, errWire
 			}
-			data = data[n:]
-			var val []byte
-			switch typ {
-			case protowire.VarintType:
-				_, m := protowire.ConsumeVarint(data)
-				if m < 0 {
-					return occ, errWire
-				}
-				val, data = data[:m], data[m:]
-			case protowire.Fixed32Type:
-				if len(data) < 4 {
-					return occ, errWire
-				}
-				val, data = data[:4], data[4:]
-			case protowire.Fixed64Type:
-				if len(data) < 8 {
-					return occ, errWire
-				}
-				val, data = data[:8], data[8:]
-			case protowire.BytesType:
-				v, m := protowire.ConsumeBytes(data)
-				if m < 0 {
-					return occ, errWire
-				}
-				val, data = v, data[m:]
-			case protowire.StartGroupType:
-				return occ, ErrUnsupported
-			default:
-				return occ, errWire
+			pos += n
+			val, n, err := consumeValue(typ, data[pos:])
+			if err != nil {
+				return occ, err
 			}
-			if i, ok := p.byNumber(num); ok && applies(&p.fields[i], typ) {
-				f := &p.fields[i]
-				if f.checkUTF8 && typ == protowire.BytesType && !utf8.Valid(val) {
-					return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
-				}
-				if len(occ) == cap(occ) {
-					// Doubled, not grown by a quarter as append grows a
-					// large slice: a message of many occurrences (a
-					// large map or list) leaves half as much behind.
-					occ = slices.Grow(occ, cap(occ))
-				}
-				occ = append(occ, occurrence{field: i, seq: len(occ), typ: typ, val: val})
+			pos += n
+			i, ok := p.byNumber(num)
+			if !ok || !applies(&p.fields[i], typ) {
+				continue
 			}
+			f := &p.fields[i]
+			if f.checkUTF8 && typ == protowire.BytesType && !utf8.Valid(val) {
+				return occ, errInvalidUTF8(f.fd.FullName()) // proto.Unmarshal fails on it
+			}
+			if !f.list && !f.mapField {
+				runEnd = -1
+			} else if last := len(occ) - 1; start == runEnd && int(occ[last].field) == i {
+				occ[last].val, runEnd = data[runStart:pos], pos
+				continue
+			} else {
+				val, runStart, runEnd = data[start:pos], start, pos
+			}
+			if len(occ) == cap(occ) {
+				// Doubled, not grown by a quarter as append grows a
+				// large slice: a message of many occurrences leaves
+				// half as much behind.
+				occ = slices.Grow(occ, cap(occ))
+			}
+			occ = append(occ, occurrence{val: val, seq: int32(len(occ)), field: int16(i), typ: typ})
 		}
 	}
 	return occ, nil
+}
+
+// consumeValue splits the value of a field of wire type typ off data (a
+// length-delimited value's payload), and says how many bytes it took.
+func consumeValue(typ protowire.Type, data []byte) (val []byte, n int, err error) {
+	switch typ {
+	case protowire.VarintType:
+		if _, n = protowire.ConsumeVarint(data); n < 0 {
+			return nil, 0, errWire
+		}
+		return data[:n], n, nil
+	case protowire.Fixed32Type:
+		if len(data) < 4 {
+			return nil, 0, errWire
+		}
+		return data[:4], 4, nil
+	case protowire.Fixed64Type:
+		if len(data) < 8 {
+			return nil, 0, errWire
+		}
+		return data[:8], 8, nil
+	case protowire.BytesType:
+		if val, n = protowire.ConsumeBytes(data); n < 0 {
+			return nil, 0, errWire
+		}
+		return val, n, nil
+	case protowire.StartGroupType:
+		return nil, 0, ErrUnsupported
+	}
+	return nil, 0, errWire
+}
+
+// nextValue splits the first value off run, a list's or map's run of
+// encoded values (see occurrence), which scan has checked.
+func nextValue(run []byte) (o occurrence, rest []byte) {
+	_, typ, n := protowire.ConsumeTag(run)
+	val, m, _ := consumeValue(typ, run[n:])
+	return occurrence{val: val, typ: typ}, run[n+m:]
 }
 
 // applies reports whether proto.Unmarshal sets field f from a value of
@@ -160,7 +191,7 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 		return b, err
 	}
 	// Group each field's occurrences, keeping their wire order.
-	slices.SortStableFunc(occ, func(x, y occurrence) int { return x.field - y.field })
+	slices.SortStableFunc(occ, func(x, y occurrence) int { return int(x.field) - int(y.field) })
 	b = append(b, '{')
 	first := true
 	j := 0
@@ -170,7 +201,7 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 		}
 		f := &p.fields[i]
 		start := j
-		for j < len(occ) && occ[j].field == i {
+		for j < len(occ) && int(occ[j].field) == i {
 			j++
 		}
 		mine := occ[start:j]
@@ -202,10 +233,8 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 			b, err = e.appendWireList(b, f, mine)
 		case f.mapField:
 			b, err = e.appendWireMap(b, f, mine)
-		case f.elem != nil && len(mine) == 1:
-			b, err = e.appendWireMessage(b, f.elem, mine[0].segment())
 		case f.elem != nil:
-			b, err = e.appendWireMessage(b, f.elem, payloads(mine))
+			b, err = e.appendWireMerged(b, f.elem, mine)
 		default:
 			b, err = e.appendWireScalar(b, f.value, last(mine))
 		}
@@ -221,9 +250,9 @@ func (e *Encoder) appendWireMessage(b []byte, p *plan, segs [][]byte) ([]byte, e
 // occ, and then those after the last occurrence of another member.
 func oneofKept(p *plan, occ []occurrence, i int, mine []occurrence) []occurrence {
 	od := p.fields[i].fd.ContainingOneof()
-	lastOther := -1
+	lastOther := int32(-1)
 	for _, o := range occ {
-		if o.field != i && p.fields[o.field].fd.ContainingOneof() == od {
+		if int(o.field) != i && p.fields[o.field].fd.ContainingOneof() == od {
 			lastOther = max(lastOther, o.seq)
 		}
 	}
@@ -245,8 +274,12 @@ func (e *Encoder) wirePresent(f *field, mine []occurrence) (bool, error) {
 		return false, nil
 	case f.list:
 		for _, o := range mine {
-			if n, err := countElements(f.value, o); err != nil || n > 0 {
-				return n > 0, err
+			for run := o.val; len(run) > 0; {
+				var v occurrence
+				v, run = nextValue(run)
+				if n, err := countElements(f.value, v); err != nil || n > 0 {
+					return n > 0, err
+				}
 			}
 		}
 		return false, nil
@@ -256,8 +289,8 @@ func (e *Encoder) wirePresent(f *field, mine []occurrence) (bool, error) {
 	return !isZero(f.kind, last(mine)), nil
 }
 
-// countElements counts the elements of a repeated field in one occurrence
-// (a packed run, or one element).
+// countElements counts the elements of a repeated field in one value of
+// its run (a packed run, or one element).
 func countElements(fd protoreflect.FieldDescriptor, o occurrence) (int, error) {
 	// scan kept only occurrences the field takes: a length-delimited
 	// element, a single scalar, or a packed run of scalars.
@@ -318,30 +351,34 @@ func (e *Encoder) appendWireList(b []byte, f *field, mine []occurrence) ([]byte,
 		}
 		return nil
 	}
-	var err error
 	for _, o := range mine {
-		// As in countElements, every occurrence is one the field takes.
-		switch {
-		case f.elem != nil:
-			if err = sep(); err == nil {
-				b, err = e.appendWireMessage(b, f.elem, o.segment())
-			}
-		case !lengthDelimited(f.kind) && o.typ == protowire.BytesType:
-			err = forPacked(f.value, o.val, func(typ protowire.Type, val []byte) error {
-				if err := sep(); err != nil {
-					return err
+		for run := o.val; len(run) > 0; {
+			var v occurrence
+			var err error
+			v, run = nextValue(run)
+			// As in countElements, every value is one the field takes.
+			switch {
+			case f.elem != nil:
+				if err = sep(); err == nil {
+					b, err = e.appendWireMessage(b, f.elem, [][]byte{v.val})
 				}
-				var err error
-				b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
-				return err
-			})
-		default:
-			if err = sep(); err == nil {
-				b, err = e.appendWireScalar(b, f.value, o)
+			case !lengthDelimited(f.kind) && v.typ == protowire.BytesType:
+				err = forPacked(f.value, v.val, func(typ protowire.Type, val []byte) error {
+					if err := sep(); err != nil {
+						return err
+					}
+					var err error
+					b, err = e.appendWireScalar(b, f.value, occurrence{typ: typ, val: val})
+					return err
+				})
+			default:
+				if err = sep(); err == nil {
+					b, err = e.appendWireScalar(b, f.value, v)
+				}
 			}
-		}
-		if err != nil {
-			return b, err
+			if err != nil {
+				return b, err
+			}
 		}
 	}
 	return append(b, ']'), nil
@@ -361,21 +398,16 @@ func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 	}
 	for _, o := range occ {
 		f := &p.fields[o.field]
-		switch {
-		case f.mapField:
-			_, _, valOcc, err := parseEntry(f.fd.MapKey(), f.value, o.val, nil)
-			if err == nil && f.elem != nil {
-				err = e.validateWire(f.elem, payloads(valOcc))
-			}
-			if err != nil {
+		if !f.list && !f.mapField {
+			if err := e.validateValue(f, o); err != nil {
 				return err
 			}
-		case f.elem != nil:
-			if err := e.validateWire(f.elem, [][]byte{o.val}); err != nil {
-				return err
-			}
-		case f.list && o.typ == protowire.BytesType && f.kind != protoreflect.StringKind && f.kind != protoreflect.BytesKind:
-			if err := forPacked(f.value, o.val, func(protowire.Type, []byte) error { return nil }); err != nil {
+			continue
+		}
+		for run := o.val; len(run) > 0; {
+			var v occurrence
+			v, run = nextValue(run)
+			if err := e.validateValue(f, v); err != nil {
 				return err
 			}
 		}
@@ -383,13 +415,32 @@ func (e *Encoder) validateWire(p *plan, segs [][]byte) error {
 	return nil
 }
 
+// validateValue is validateWire for one value of field f.
+func (e *Encoder) validateValue(f *field, v occurrence) error {
+	switch {
+	case f.mapField:
+		_, _, valOcc, err := parseEntry(f.fd.MapKey(), f.value, v.val, nil)
+		if err == nil && f.elem != nil {
+			err = e.validateWire(f.elem, payloads(valOcc))
+		}
+		return err
+	case f.elem != nil:
+		return e.validateWire(f.elem, [][]byte{v.val})
+	case f.list && v.typ == protowire.BytesType && !lengthDelimited(f.kind):
+		return forPacked(f.value, v.val, func(protowire.Type, []byte) error { return nil })
+	}
+	return nil
+}
+
 func last(occ []occurrence) occurrence { return occ[len(occ)-1] }
 
-// segment returns the payload of one occurrence as the segments of a
-// message, sharing the occurrence's own storage (no allocation).
-func (o *occurrence) segment() [][]byte {
-	o.seg[0] = o.val
-	return o.seg[:]
+// appendWireMerged writes the message of plan p that the occurrences
+// of a message field make, merged.
+func (e *Encoder) appendWireMerged(b []byte, p *plan, occ []occurrence) ([]byte, error) {
+	if len(occ) == 1 && occ[0].typ == protowire.BytesType {
+		return e.appendWireMessage(b, p, [][]byte{occ[0].val})
+	}
+	return e.appendWireMessage(b, p, payloads(occ))
 }
 
 // payloads returns the payloads of a message field's occurrences, whose

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -63,7 +64,7 @@ func (e *Encoder) appendWireScalar(b []byte, fd protoreflect.FieldDescriptor, o 
 	k := fd.Kind()
 	switch k {
 	case protoreflect.StringKind:
-		out, err := appendString(b, string(o.val))
+		out, err := appendString(b, bytesString(o.val))
 		if err != nil {
 			return out, errInvalidUTF8(fd.FullName())
 		}
@@ -97,6 +98,10 @@ func (e *Encoder) appendWireScalar(b []byte, fd protoreflect.FieldDescriptor, o 
 	b = strconv.AppendUint(b, n.u, 10)
 	return append(b, '"'), nil
 }
+
+// bytesString is b as a string, in place: for reading only, while b is
+// not written (a large value is not copied to be quoted).
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // wireTypeFits reports whether a singular value of kind k may come with
 // wire type typ; proto.Unmarshal keeps any other as an unknown field.

@@ -11,22 +11,26 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 )
 
-// A Budget bounds the bytes of rendered responses that all requests hold
-// at once: a response (or one message of a stream) is held from the end
-// of its rendering until it is written to the client, which a slow reader
-// makes last. Responses of up to Free bytes are not counted, so that the
-// common small response never touches the budget's lock; they stay
-// bounded all the same, by the number of requests in flight (connections
-// times streams per connection) times Free. A larger response takes its
-// size from the budget before it is written and gives it back after; when
-// the budget has no room it waits, in order of arrival, at most Wait,
-// then fails with 503 UNAVAILABLE and a Retry-After header.
+// A Budget bounds the bytes that all requests hold at once to render
+// large responses and write them: a response (or one message of a
+// stream) is held while it is rendered, which takes several times its
+// size (its message, its encoding, the encoder's bookkeeping), and then
+// until it is written to the client, which a slow reader makes last.
+// Responses of up to Free bytes are not counted, so that the common small
+// response never touches the budget's lock; they stay bounded all the
+// same, by the number of requests in flight (connections times streams
+// per connection) times Free. A larger one takes an estimate of what its
+// rendering holds before it is rendered, keeps its body's size once it
+// is, and gives that back once it is written (Reply.render); when the
+// budget has no room it waits, in order of arrival, at most Wait, then
+// fails with 503 UNAVAILABLE and a Retry-After header.
 //
-// A response that must wait drops its rendered bytes while it waits, and
-// is rendered again once it has room, so that waiting holds no bytes
-// beyond the budget: what is counted is what is held. (The source of a
-// response, the method's message or the backend's wire bytes, is not
-// counted; it is dropped once the response is rendered.)
+// A response waits before it is rendered, holding only its source (the
+// method's message, or the backend's wire bytes, which arrive before
+// their size is known): those are bounded by the requests in flight, not
+// by the budget. A body larger than its estimate that must wait for the
+// rest drops its rendered bytes while it waits, and is rendered again
+// once it has room.
 type Budget struct {
 	Free int           // the largest response not counted
 	Wait time.Duration // the longest wait for room

@@ -102,21 +102,40 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 }
 
 // render encodes msg into dst, within the size limit, and takes its cost
-// from the budget: when that must wait, the rendered bytes are dropped
-// meanwhile and msg is rendered again once there is room (the same
-// bytes: a method must not change a message it has answered). The
-// caller gives the cost back once the body is written.
+// from the budget. Rendering holds more than the body it writes: the
+// message, and the encoder's bookkeeping. So a large message first takes
+// what rendering it is estimated to hold (Response.Holding), waiting for
+// room if it must, and once rendered keeps what its body costs, giving
+// back the rest. A body that costs more than the estimate takes the
+// difference if there is room at once; else it gives back all it holds,
+// its bytes are dropped while it waits for its whole cost, and msg is
+// rendered again (the same bytes: a method must not change a message it
+// has answered). The caller gives the cost back once the body is
+// written.
 func (a *Reply) render(dst []byte, msg proto.Message) (body []byte, contentType string, cost int64, err error) {
-	body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody)
-	if err != nil {
+	b := a.Cfg.Budget
+	var held int64
+	if b != nil {
+		held = b.Cost(a.Plan.Holding(msg, a.Out))
+	}
+	if err := b.Take(a.R.Context(), held); err != nil {
 		return nil, "", 0, err
 	}
-	b := a.Cfg.Budget
+	body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody)
+	if err != nil {
+		b.Give(held)
+		return nil, "", 0, err
+	}
 	cost = b.Cost(len(body))
-	if cost == 0 || b.TryTake(cost) {
+	switch {
+	case cost <= held:
+		b.Give(held - cost)
+		return body, contentType, cost, nil
+	case b.TryTake(cost - held):
 		return body, contentType, cost, nil
 	}
-	body = nil // not held while it waits
+	b.Give(held) // not held while it waits, nor its body
+	body = nil
 	if err := b.Take(a.R.Context(), cost); err != nil {
 		return nil, "", 0, err
 	}
