@@ -70,18 +70,29 @@ func FuzzYAML(f *testing.F) {
 	})
 }
 
-// BenchmarkYAML writes the YAML of BenchmarkBuildDistinct's document.
+// BenchmarkYAML writes the YAML of BenchmarkBuildDistinct's document:
+// YAML, and yamlByTree (what it replaced) beside it.
 func BenchmarkYAML(b *testing.B) {
 	doc := Build(distinctRoutes(b, 500)[:5000], Options{})
 	if !json.Valid(doc) {
 		b.Fatal("invalid document")
 	}
-	b.ReportAllocs()
-	var size int
-	for b.Loop() {
-		size = len(YAML(doc))
+	for _, impl := range []struct {
+		name string
+		yaml func([]byte) []byte
+	}{
+		{"stream", YAML},
+		{"tree", func(doc []byte) []byte { y, _ := yamlByTree(doc); return y }},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				size = len(impl.yaml(doc))
+			}
+			b.ReportMetric(float64(size), "yaml-bytes")
+		})
 	}
-	b.ReportMetric(float64(size), "yaml-bytes")
 }
 
 // yamlByTree is YAML as it was first written: the JSON read into a tree of
