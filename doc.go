@@ -260,7 +260,9 @@
 // success status (WithSuccessStatus); google.rpc.Status for errors;
 // server streams per framing (envelope, NDJSON, SSE); google.api.HttpBody
 // as any content. Comments become summaries and descriptions when the
-// descriptors keep source info. The document is built on first use after
+// descriptors keep source info; generated Go code keeps none, and
+// WithOpenAPIComments lends it the comments of its .proto files compiled
+// with source info. The document is built on first use after
 // the routes change and cached; OpenAPIHandler serves it as JSON or YAML
 // with an ETag (304 on If-None-Match). WithOpenAPIInfo sets its title,
 // version and servers. Package docsui serves a documentation page of it

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/route"
@@ -26,6 +28,19 @@ func WithOpenAPIInfo(info OpenAPIInfo) Option {
 	return optionFunc(func(c *config) { c.openapi = info })
 }
 
+// WithOpenAPIComments documents in the OpenAPI document the services of
+// descriptors that keep no comments (generated Go code's: a service
+// registered in-process) with the comments of files: descriptors with
+// source info of the same .proto files, compiled in-process (for example
+// with github.com/bufbuild/protocompile, SourceInfoStandard, from .proto
+// files embedded with go:embed) or read from a descriptor set written with
+// source info (protoc --include_source_info, buf build). A declaration
+// takes the comment of the declaration of the same full name in files;
+// descriptors with source info of their own keep theirs.
+func WithOpenAPIComments(files ...protoreflect.FileDescriptor) Option {
+	return optionFunc(func(c *config) { c.openapiComments = append(c.openapiComments, files...) })
+}
+
 // OpenAPIFormat is a serialization of the OpenAPI document.
 type OpenAPIFormat uint8
 
@@ -44,7 +59,7 @@ const (
 // options; google.rpc.Status as every error's schema; streams described
 // per framing. Summaries and descriptions come from the descriptors'
 // comments, when they have source info (.proto files compiled
-// in-process do; generated Go code keeps none).
+// in-process do; generated Go code keeps none: see WithOpenAPIComments).
 //
 // The document is built on first use after the routes change (a
 // registration, a RegisterRemote or Reload that changed them), and
@@ -89,6 +104,7 @@ func (g *Gateway) openapiDoc() *openapi.Served {
 			Version:     g.cfg.openapi.Version,
 			Description: g.cfg.openapi.Description,
 			Servers:     g.cfg.openapi.Servers,
+			Comments:    g.cfg.openapiComments,
 			JSON:        g.json.MarshalOptions,
 		}), version
 	})

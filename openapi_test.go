@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bufbuild/protocompile"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -258,3 +259,41 @@ type discardWriter struct{ h http.Header }
 func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *discardWriter) WriteHeader(int)             {}
+
+// A service registered in-process (generated Go code keeps no comments)
+// documented with WithOpenAPIComments has the document of the same
+// service read from its .proto files, comments and all.
+func TestOpenAPIComments(t *testing.T) {
+	t.Parallel()
+	compiler := protocompile.Compiler{
+		SourceInfoMode: protocompile.SourceInfoStandard,
+		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
+			&protocompile.SourceResolver{ImportPaths: []string{"examples"}},
+			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
+				fd, err := protoregistry.GlobalFiles.FindFileByPath(path) // google/api
+				return protocompile.SearchResult{Desc: fd}, err
+			}),
+		}),
+	}
+	files, err := compiler.Compile(context.Background(), "library/v1/library.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inProcess := func(opts ...protorest.Option) string {
+		gw := protorest.NewGateway(opts...)
+		libraryv1.RegisterLibraryServiceServer(gw, libraryv1.UnimplementedLibraryServiceServer{})
+		return string(gw.OpenAPI())
+	}
+	remote := protorest.NewGateway()
+	if err := remote.RegisterRemote(context.Background(), nil,
+		protorest.WithProtoFiles([]string{"examples"}, []string{"examples/library/v1/library.proto"})); err != nil {
+		t.Fatal(err)
+	}
+	want := string(remote.OpenAPI())
+	if got := inProcess(protorest.WithOpenAPIComments(files[0])); got != want {
+		t.Errorf("in-process with WithOpenAPIComments: not the document of the .proto files\n%s", firstDifference([]byte(got), []byte(want)))
+	}
+	if got := inProcess(); got == want || strings.Contains(got, "CreateShelf creates a shelf.") {
+		t.Errorf("in-process without WithOpenAPIComments: the document has the comments")
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/cors"
@@ -74,6 +75,7 @@ type config struct {
 	routingErrorHandler  ErrorHandler
 	health               []healthEndpoint
 	openapi              OpenAPIInfo
+	openapiComments      []protoreflect.FileDescriptor
 	maxBufferedResponses int64
 	bufferedResponsesSet bool // WithMaxBufferedResponseBytes was given
 	bufferedResponseWait time.Duration

@@ -15,12 +15,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bufbuild/protocompile"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest"
+	"github.com/protorest/protorest/examples"
 	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
@@ -110,7 +114,14 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // (their own instances, not the gRPC port's), the custom routes and the
 // OpenAPI document and the docs page.
 func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
-	opts = append([]protorest.Option{protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated)}, opts...)
+	comments, err := demoComments()
+	if err != nil {
+		return nil, err
+	}
+	opts = append([]protorest.Option{
+		protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated),
+		protorest.WithOpenAPIComments(comments...),
+	}, opts...)
 	gw := protorest.NewGateway(opts...)
 	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
 	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService())
@@ -122,6 +133,32 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 		return nil, err
 	}
 	return gw, mountDocs(gw, "/docs/", "/openapi.json")
+}
+
+// demoComments compiles the example services' .proto files, embedded,
+// for their comments: the OpenAPI document's summaries and descriptions
+// (the generated Go code the services run keeps none). Their imports,
+// google/api's, resolve to the files linked in.
+func demoComments() ([]protoreflect.FileDescriptor, error) {
+	compiler := protocompile.Compiler{
+		SourceInfoMode: protocompile.SourceInfoStandard,
+		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
+			&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) { return examples.Protos.Open(path) }},
+			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
+				fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
+				return protocompile.SearchResult{Desc: fd}, err
+			}),
+		}),
+	}
+	compiled, err := compiler.Compile(context.Background(), "library/v1/library.proto", "bookstore/v1/bookstore.proto", "example/v1/example.proto")
+	if err != nil {
+		return nil, fmt.Errorf("the examples' .proto files: %w", err)
+	}
+	files := make([]protoreflect.FileDescriptor, len(compiled))
+	for i, f := range compiled {
+		files[i] = f
+	}
+	return files, nil
 }
 
 // addDemoRoutes adds the custom routes: a file lookup and a static page.

@@ -3,6 +3,7 @@ module github.com/protorest/protorest/cmd/protorest
 go 1.26.0
 
 require (
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/coder/websocket v1.8.15
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/common v0.72.0
@@ -41,7 +42,6 @@ require (
 )
 
 require (
-	github.com/bufbuild/protocompile v0.14.1 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/protorest/protorest/otelprotorest v0.0.0-00010101000000-000000000000
 	golang.org/x/net v0.60.0 // indirect

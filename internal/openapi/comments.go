@@ -11,28 +11,60 @@ import (
 // comments "(-- … --)" removed, blank lines at either end dropped.
 type docComment string
 
-// comment returns the leading comment of d, "" when the descriptors carry
-// no source info (generated Go code keeps none; .proto files compiled
-// in-process, and some reflection servers, do). A build asks for the
-// comments of most descriptors of the files it documents, so the first
-// ask of a file reads all of its comments at once (see readComments).
+// comment returns the leading comment of d: from its own file's source
+// info, or, when its file has none (generated Go code keeps none; .proto
+// files compiled in-process, descriptor sets written with source info and
+// some reflection servers have it), from Options.Comments, by full name.
+// A build asks for the comments of most descriptors of the files it
+// documents, so the first ask of a file reads all of its comments at once
+// (see readComments).
 func (b *builder) comment(d protoreflect.Descriptor) docComment {
-	if f := d.ParentFile(); f != b.lastFile && f != nil {
-		if !b.commentsRead[f] {
-			b.commentsRead[f] = true
-			b.readComments(f)
+	f := d.ParentFile()
+	if f == nil {
+		return ""
+	}
+	if f != b.lastFile {
+		own, read := b.commentsRead[f]
+		if !read {
+			own = f.SourceLocations().Len() > 0
+			b.commentsRead[f] = own
+			readComments(f, func(d protoreflect.Descriptor, c docComment) {
+				if _, ok := b.comments[d]; !ok { // the first location of a path is its own, as ByDescriptor has it
+					b.comments[d] = c
+				}
+			})
 		}
-		b.lastFile = f
+		b.lastFile, b.lastOwn = f, own
+	}
+	if !b.lastOwn {
+		return b.borrowed[d.FullName()]
 	}
 	return b.comments[d]
 }
 
-// readComments cleans the leading comments of f's messages, fields,
-// oneofs, enums, enum values, services and methods, and keeps them by
-// descriptor. It walks f's source locations once, from each location's
-// path to its descriptor: the reverse of SourceLocations.ByDescriptor,
-// which would look up each descriptor's path in turn.
-func (b *builder) readComments(f protoreflect.FileDescriptor) {
+// commentsByName returns the comments of files by the full names of
+// their declarations (see Options.Comments).
+func commentsByName(files []protoreflect.FileDescriptor) map[protoreflect.FullName]docComment {
+	if len(files) == 0 {
+		return nil
+	}
+	byName := map[protoreflect.FullName]docComment{}
+	for _, f := range files {
+		readComments(f, func(d protoreflect.Descriptor, c docComment) {
+			if _, ok := byName[d.FullName()]; !ok {
+				byName[d.FullName()] = c
+			}
+		})
+	}
+	return byName
+}
+
+// readComments gives keep the cleaned leading comments of f's messages,
+// fields, oneofs, enums, enum values, services and methods. It walks f's
+// source locations once, from each location's path to its descriptor:
+// the reverse of SourceLocations.ByDescriptor, which would look up each
+// descriptor's path in turn.
+func readComments(f protoreflect.FileDescriptor, keep func(protoreflect.Descriptor, docComment)) {
 	locs := f.SourceLocations()
 	for i := range locs.Len() {
 		loc := locs.Get(i)
@@ -40,9 +72,7 @@ func (b *builder) readComments(f protoreflect.FileDescriptor) {
 			continue
 		}
 		if d := declaredAt(f, loc.Path); d != nil {
-			if _, ok := b.comments[d]; !ok { // the first location of a path is its own, as ByDescriptor has it
-				b.comments[d] = cleanComment(loc.LeadingComments)
-			}
+			keep(d, cleanComment(loc.LeadingComments))
 		}
 	}
 }

@@ -71,52 +71,45 @@ service Svc {
 }
 `
 
-// TestComments: the comments a build reads a file at a time are those
-// SourceLocations.ByDescriptor gives, descriptor by descriptor, cleaned.
-func TestComments(t *testing.T) {
+// compileComments compiles commentsProto, with its source info or
+// without.
+func compileComments(t *testing.T, mode protocompile.SourceInfoMode) protoreflect.FileDescriptor {
+	t.Helper()
 	compiler := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{
 			Accessor: protocompile.SourceAccessorFromMap(map[string]string{"comments.proto": commentsProto}),
 		}),
-		SourceInfoMode: protocompile.SourceInfoStandard,
+		SourceInfoMode: mode,
 	}
 	files, err := compiler.Compile(context.Background(), "comments.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := files[0]
-	b := newBuilder(Options{})
-	var compared, commented int
-	var check func(d protoreflect.Descriptor)
-	check = func(d protoreflect.Descriptor) {
-		want := cleanComment(f.SourceLocations().ByDescriptor(d).LeadingComments)
-		if got := b.comment(d); got != want {
-			t.Errorf("%s: comment %q, ByDescriptor's %q", d.FullName(), got, want)
-		}
-		compared++
-		if want != "" {
-			commented++
-		}
-	}
+	return files[0]
+}
+
+// walkDeclarations calls visit with every message, field, oneof, enum,
+// enum value, service and method of f.
+func walkDeclarations(f protoreflect.FileDescriptor, visit func(protoreflect.Descriptor)) {
 	var walkMessages func(protoreflect.MessageDescriptors)
 	walkEnums := func(eds protoreflect.EnumDescriptors) {
 		for i := range eds.Len() {
 			ed := eds.Get(i)
-			check(ed)
+			visit(ed)
 			for j := range ed.Values().Len() {
-				check(ed.Values().Get(j))
+				visit(ed.Values().Get(j))
 			}
 		}
 	}
 	walkMessages = func(mds protoreflect.MessageDescriptors) {
 		for i := range mds.Len() {
 			md := mds.Get(i)
-			check(md)
+			visit(md)
 			for j := range md.Fields().Len() {
-				check(md.Fields().Get(j))
+				visit(md.Fields().Get(j))
 			}
 			for j := range md.Oneofs().Len() {
-				check(md.Oneofs().Get(j))
+				visit(md.Oneofs().Get(j))
 			}
 			walkEnums(md.Enums())
 			walkMessages(md.Messages())
@@ -126,11 +119,65 @@ func TestComments(t *testing.T) {
 	walkEnums(f.Enums())
 	for i := range f.Services().Len() {
 		sd := f.Services().Get(i)
-		check(sd)
+		visit(sd)
 		for j := range sd.Methods().Len() {
-			check(sd.Methods().Get(j))
+			visit(sd.Methods().Get(j))
 		}
 	}
+}
+
+// Descriptors without source info (as generated Go code's are) take the
+// comments of Options.Comments' declarations of the same full names; a
+// file with source info of its own keeps its own.
+func TestCommentsBorrowed(t *testing.T) {
+	withInfo := compileComments(t, protocompile.SourceInfoStandard)
+	bare := compileComments(t, protocompile.SourceInfoNone)
+	if bare.SourceLocations().Len() != 0 {
+		t.Fatal("compiled without source info, yet it has some")
+	}
+	declared := map[protoreflect.FullName]protoreflect.Descriptor{}
+	walkDeclarations(withInfo, func(d protoreflect.Descriptor) { declared[d.FullName()] = d })
+	own := newBuilder(Options{}, nil)
+	b := newBuilder(Options{}, commentsByName([]protoreflect.FileDescriptor{withInfo}))
+	commented := 0
+	walkDeclarations(bare, func(d protoreflect.Descriptor) {
+		want := own.comment(declared[d.FullName()])
+		if got := b.comment(d); got != want {
+			t.Errorf("%s: borrowed comment %q, want %q", d.FullName(), got, want)
+		}
+		if got := own.comment(d); got != "" {
+			t.Errorf("%s: comment %q without source info and nothing to borrow", d.FullName(), got)
+		}
+		if want != "" {
+			commented++
+		}
+	})
+	if commented != 14 {
+		t.Errorf("%d comments borrowed, want 14", commented)
+	}
+	// A file with source info keeps its own comments, not the borrowed ones.
+	other := newBuilder(Options{}, map[protoreflect.FullName]docComment{"comments.v1.Outer": "borrowed"})
+	if got := other.comment(withInfo.Messages().ByName("Outer")); got != "Outer is a message." {
+		t.Errorf("a file's own comment: %q", got)
+	}
+}
+
+// TestComments: the comments a build reads a file at a time are those
+// SourceLocations.ByDescriptor gives, descriptor by descriptor, cleaned.
+func TestComments(t *testing.T) {
+	f := compileComments(t, protocompile.SourceInfoStandard)
+	b := newBuilder(Options{}, nil)
+	var compared, commented int
+	walkDeclarations(f, func(d protoreflect.Descriptor) {
+		want := cleanComment(f.SourceLocations().ByDescriptor(d).LeadingComments)
+		if got := b.comment(d); got != want {
+			t.Errorf("%s: comment %q, ByDescriptor's %q", d.FullName(), got, want)
+		}
+		compared++
+		if want != "" {
+			commented++
+		}
+	})
 	if compared != 21 || commented != 14 {
 		t.Errorf("compared %d descriptors, %d with a comment; want 21 and 14 (did the walk miss some?)", compared, commented)
 	}

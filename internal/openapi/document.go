@@ -45,6 +45,11 @@ type Options struct {
 	Version     string // info.version; "0.0.0" when empty
 	Description string // info.description
 	Servers     []string
+	// Comments are files with source info whose comments document the
+	// descriptors that have none of their own (those of generated Go
+	// code), matched by full name: the same .proto files, compiled
+	// in-process or read from a descriptor set written with source info.
+	Comments []protoreflect.FileDescriptor
 	// JSON is how the gateway writes JSON: field names (UseProtoNames),
 	// enums (UseEnumNumbers), and whether unpopulated fields are written
 	// (EmitUnpopulated), which decides whether a required field is
@@ -133,7 +138,7 @@ func newDocument(routes []Route, opts Options, w int) *Document {
 		}
 	}
 	// Then build them, each builder its share.
-	builders := buildOperations(jobs, opts, w)
+	builders := buildOperations(jobs, opts, commentsByName(opts.Comments), w)
 	b := builders[0]
 	for _, name := range slices.Sorted(maps.Keys(services)) {
 		sd := services[name]
@@ -166,11 +171,11 @@ type operationJob struct {
 // buildOperations builds the operations of jobs with w builders, each on
 // a goroutine of its own for a contiguous share of jobs, and returns the
 // builders, whose components are the document's.
-func buildOperations(jobs []operationJob, opts Options, w int) []*builder {
+func buildOperations(jobs []operationJob, opts Options, borrowed map[protoreflect.FullName]docComment, w int) []*builder {
 	builders := make([]*builder, w)
 	var wg sync.WaitGroup
 	for k := range builders {
-		b := newBuilder(opts)
+		b := newBuilder(opts, borrowed)
 		builders[k] = b
 		share := jobs[k*len(jobs)/w : (k+1)*len(jobs)/w]
 		build := func() {

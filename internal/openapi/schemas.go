@@ -24,11 +24,15 @@ type builder struct {
 	opts    Options
 	schemas map[string]*Schema
 	refs    map[protoreflect.FullName]*Schema // see ref
-	// comments are the files' comments, of the files in commentsRead;
-	// lastFile is the file of the last descriptor comment was asked for.
+	// comments are the comments of the files in commentsRead, which says
+	// whether a file has source info of its own; else its descriptors'
+	// comments are borrowed, by full name (Options.Comments). lastFile is
+	// the file of the last descriptor comment was asked for.
 	comments     map[protoreflect.Descriptor]docComment
 	commentsRead map[protoreflect.FileDescriptor]bool
+	borrowed     map[protoreflect.FullName]docComment
 	lastFile     protoreflect.FileDescriptor
+	lastOwn      bool
 
 	responseSets    map[responsesKey]map[string]*Response // see responses
 	bodies          map[bodyKey]*RequestBody              // see requestBody
@@ -50,9 +54,10 @@ func (b *builder) schema(s Schema) *Schema {
 	return p
 }
 
-func newBuilder(opts Options) *builder {
+func newBuilder(opts Options, borrowed map[protoreflect.FullName]docComment) *builder {
 	return &builder{
 		opts:         opts,
+		borrowed:     borrowed,
 		schemas:      map[string]*Schema{},
 		refs:         map[protoreflect.FullName]*Schema{},
 		comments:     map[protoreflect.Descriptor]docComment{},
