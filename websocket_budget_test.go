@@ -99,50 +99,66 @@ func wsLarge(t *testing.T, srv string, w *budgetWatch) (string, time.Duration) {
 	return "ok", time.Since(start)
 }
 
+// The budget of the WebSocket budget tests: room for one large message
+// (100 KiB of JSON) held, not for a second one's rendering.
+const (
+	wsLargeBlob  = 75 << 10
+	wsBudget     = 150 << 10
+	wsBudgetWait = 100 * time.Millisecond
+)
+
+// budgetServer serves a budgetWatch (kind "in-process" or "remote") under
+// wsBudget, with writeTimeout as WithResponseWriteTimeout.
+func budgetServer(t *testing.T, kind string, writeTimeout time.Duration) (*budgetWatch, string) {
+	t.Helper()
+	w := newBudgetWatch(wsLargeBlob)
+	srv := httptest.NewServer(probesGateway(t, kind, w,
+		protorest.WithMaxBufferedResponseBytes(wsBudget),
+		protorest.WithBufferedResponseWait(wsBudgetWait),
+		protorest.WithResponseWriteTimeout(writeTimeout)))
+	t.Cleanup(srv.Close)
+	return w, srv.URL
+}
+
+// stall starts a stream of large messages whose client never reads: it
+// sends until the sockets between them are full, and its next message
+// then holds its bytes. It returns the client once a large message finds
+// no room beside it, and how long that message took to fail.
+func stall(t *testing.T, url string, w *budgetWatch) (*websocket.Conn, time.Duration) {
+	t.Helper()
+	stalled := wsDial(t, url+"/v1/watch/stalled", nil)
+	var got string
+	var took time.Duration
+	if !waitFor(10*time.Second, func() bool {
+		got, took = wsLarge(t, url, w)
+		return got == "busy"
+	}) {
+		t.Fatalf("a large message beside the stalled stream: %s, want close 4014 %q", got, busyReason)
+	}
+	return stalled, took
+}
+
 // TestWebSocketBufferedResponseBudget: a WebSocket message over 64 KiB
 // holds its bytes against WithMaxBufferedResponseBytes until it is
 // written to the socket. A client that stops reading keeps them: another
 // stream's large message waits WithBufferedResponseWait for room, then
 // ends its stream with close 4014 (4000 + UNAVAILABLE) and the budget's
-// message. Messages up to 64 KiB are never counted. The bytes come back
-// when the stalled client leaves, or when WithResponseWriteTimeout cuts
-// its connection.
+// message. Messages up to 64 KiB are never counted.
 func TestWebSocketBufferedResponseBudget(t *testing.T) {
 	t.Parallel()
-	const (
-		blob   = 75 << 10 // 100 KiB of JSON
-		budget = 150 << 10
-		wait   = 100 * time.Millisecond
-	)
 	for _, kind := range []string{"in-process", "remote"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			w := newBudgetWatch(blob)
-			srv := httptest.NewServer(probesGateway(t, kind, w,
-				protorest.WithMaxBufferedResponseBytes(budget),
-				protorest.WithBufferedResponseWait(wait),
-				protorest.WithResponseWriteTimeout(0)))
-			t.Cleanup(srv.Close)
-
-			// The stalled stream sends until the sockets between it and
-			// its client are full; its next message then holds its bytes.
-			wsDial(t, srv.URL+"/v1/watch/stalled", nil)
-			var got string
-			var took time.Duration
-			if !waitFor(10*time.Second, func() bool {
-				got, took = wsLarge(t, srv.URL, w)
-				return got == "busy"
-			}) {
-				t.Fatalf("a large message beside the stalled stream: %s, want close 4014 %q", got, busyReason)
-			}
-			if took < wait {
-				t.Errorf("close 4014 after %v, before the wait of %v", took, wait)
+			w, url := budgetServer(t, kind, 0)
+			_, took := stall(t, url, w)
+			if took < wsBudgetWait {
+				t.Errorf("close 4014 after %v, before the wait of %v", took, wsBudgetWait)
 			}
 			if err, _ := w.ended("one"); kind == "in-process" && status.Code(err) != codes.Unavailable {
 				t.Errorf("the method's Send returned %v, want UNAVAILABLE", err)
 			}
 
-			small := wsDial(t, srv.URL+"/v1/watch/small?i32=3", nil)
+			small := wsDial(t, url+"/v1/watch/small?i32=3", nil)
 			for i := range 3 {
 				if _, msg, err := wsRead(t, small); err != nil || msg != `{"name":"small"}` {
 					t.Fatalf("small message %d while the budget is full: %q %v", i, msg, err)
@@ -163,46 +179,22 @@ func TestWebSocketBufferedResponseBudget(t *testing.T) {
 // frame: the client gets what was sent, then the end of the stream).
 func TestWebSocketBudgetGivenBack(t *testing.T) {
 	t.Parallel()
-	const (
-		blob         = 75 << 10 // 100 KiB of JSON
-		budget       = 150 << 10
-		wait         = 100 * time.Millisecond
-		writeTimeout = 200 * time.Millisecond
-	)
-	// stall starts a stream whose client never reads, and waits until
-	// a large message finds no room beside it.
-	stall := func(t *testing.T, url string, w *budgetWatch) *websocket.Conn {
-		stalled := wsDial(t, url+"/v1/watch/stalled", nil)
-		if !waitFor(10*time.Second, func() bool { got, _ := wsLarge(t, url, w); return got == "busy" }) {
-			t.Fatal("the stalled stream held no bytes")
-		}
-		return stalled
-	}
-
 	t.Run("client leaves", func(t *testing.T) {
 		t.Parallel()
-		w := newBudgetWatch(blob)
-		srv := httptest.NewServer(probesGateway(t, "in-process", w,
-			protorest.WithMaxBufferedResponseBytes(budget),
-			protorest.WithBufferedResponseWait(wait),
-			protorest.WithResponseWriteTimeout(0)))
-		t.Cleanup(srv.Close)
-		stall(t, srv.URL, w).CloseNow()
-		if !waitFor(5*time.Second, func() bool { got, _ := wsLarge(t, srv.URL, w); return got == "ok" }) {
+		w, url := budgetServer(t, "in-process", 0)
+		stalled, _ := stall(t, url, w)
+		stalled.CloseNow()
+		if !waitFor(5*time.Second, func() bool { got, _ := wsLarge(t, url, w); return got == "ok" }) {
 			t.Error("the budget was not given back when the stalled client left")
 		}
 	})
 
 	t.Run("write timeout", func(t *testing.T) {
 		t.Parallel()
-		w := newBudgetWatch(blob)
-		srv := httptest.NewServer(probesGateway(t, "in-process", w,
-			protorest.WithMaxBufferedResponseBytes(budget),
-			protorest.WithBufferedResponseWait(wait),
-			protorest.WithResponseWriteTimeout(writeTimeout)))
-		t.Cleanup(srv.Close)
+		const writeTimeout = 200 * time.Millisecond
+		w, url := budgetServer(t, "in-process", writeTimeout)
 		start := time.Now()
-		stalled := wsDial(t, srv.URL+"/v1/watch/stalled", nil)
+		stalled := wsDial(t, url+"/v1/watch/stalled", nil)
 		stalled.SetReadLimit(1 << 20)
 		var err error
 		if !waitFor(10*time.Second, func() (ok bool) { err, ok = w.ended("stalled"); return ok }) {
@@ -211,7 +203,7 @@ func TestWebSocketBudgetGivenBack(t *testing.T) {
 		if took := time.Since(start); took < writeTimeout || status.Code(err) != codes.Canceled {
 			t.Errorf("the stalled stream ended after %v with %v, want CANCELLED after the write timeout of %v", took, err, writeTimeout)
 		}
-		if got, _ := wsLarge(t, srv.URL, w); got != "ok" {
+		if got, _ := wsLarge(t, url, w); got != "ok" {
 			t.Errorf("a large message after the write timeout: %s", got)
 		}
 		// The client, reading at last, gets what was sent, then no close.
