@@ -125,12 +125,16 @@ func WithMaxResponseBytes(n int) Option {
 // holds that until the client has taken it, which a slow or stalled
 // reader makes last. Responses of up to 64 KiB are not counted (they are
 // bounded by the requests in flight, and counting them would cost every
-// request a lock); a larger one (or a larger message of a server stream)
-// waits, in order of arrival, for room, holding only its message (for a
-// remote method, the backend's bytes) while it waits, and past
-// WithBufferedResponseWait gets 503 UNAVAILABLE with "Retry-After: 1".
-// The bytes come back when the response is written, or its write fails:
-// the client left, or WithResponseWriteTimeout passed.
+// request a lock); a larger one (or a larger message of a server stream
+// or a WebSocket) waits, in order of arrival, for room, holding only its
+// message (for a remote method, the backend's bytes) while it waits, and
+// past WithBufferedResponseWait gets 503 UNAVAILABLE with "Retry-After:
+// 1". A WebSocket's message that finds no room is not sent, and ends the
+// WebSocket with close 4014 (4000 + UNAVAILABLE) and the 503's message
+// as reason, whatever the method makes of its Send's error.
+// The bytes come back when the response is written (a WebSocket's
+// message, to the socket), or its write fails: the client left, or
+// WithResponseWriteTimeout passed.
 // The default is 256 MiB, or a quarter of the runtime's memory limit
 // (GOMEMLIMIT, debug.SetMemoryLimit) when that is smaller; n <= 0
 // removes the bound.
@@ -147,11 +151,12 @@ func WithBufferedResponseWait(d time.Duration) Option {
 
 // WithResponseWriteTimeout bounds the time a client may take to read a
 // response counted under WithMaxBufferedResponseBytes (more than 64 KiB;
-// for a stream, one such message): past it the write fails, the
-// connection (HTTP/1.1) or the stream (HTTP/2) is reset, and the bytes are
-// given back. The default is 1 minute, which a 4 MiB response passes at
-// 70 KB/s; d <= 0 removes the limit, leaving a reader that never reads
-// holding its response until it disconnects.
+// for a stream or a WebSocket, one such message): past it the write
+// fails, the connection (HTTP/1.1, or a WebSocket's, with no close frame)
+// or the stream (HTTP/2) is reset, and the bytes are given back. The
+// default is 1 minute, which a 4 MiB response passes at 70 KB/s; d <= 0
+// removes the limit, leaving a reader that never reads holding its
+// response until it disconnects.
 func WithResponseWriteTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.env.Render.WriteTimeout = max(d, 0) })
 }

@@ -13,17 +13,19 @@ import (
 
 // A Budget bounds the bytes that all requests hold at once to render
 // large responses and write them: a response (or one message of a
-// stream) is held while it is rendered, which takes several times its
-// size (its message, its encoding, the encoder's bookkeeping), and then
-// until it is written to the client, which a slow reader makes last.
+// stream or a WebSocket) is held while it is rendered, which takes
+// several times its size (its message, its encoding, the encoder's
+// bookkeeping), and then until it is written to the client, which a
+// slow reader makes last.
 // Responses of up to Free bytes are not counted, so that the common small
 // response never touches the budget's lock; they stay bounded all the
 // same, by the number of requests in flight (connections times streams
 // per connection) times Free. A larger one takes an estimate of what its
 // rendering holds before it is rendered, keeps its body's size once it
-// is, and gives that back once it is written (Reply.render); when the
+// is, and gives that back once it is written (Config.Render); when the
 // budget has no room it waits, in order of arrival, at most Wait, then
-// fails with 503 UNAVAILABLE and a Retry-After header.
+// fails with ErrBusy: 503 UNAVAILABLE and a Retry-After header, or for a
+// message of a WebSocket, its close with 4014 (4000 + UNAVAILABLE).
 //
 // A response waits before it is rendered, holding only its source (the
 // method's message, or the backend's wire bytes, which arrive before

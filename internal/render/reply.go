@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -86,7 +87,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	}
 	buf := bufpool.Get()
 	defer bufpool.Put(buf)
-	body, contentType, cost, err := a.render(buf.AvailableBuffer(), msg)
+	body, contentType, cost, err := a.Cfg.Render(a.R.Context(), a.Plan, buf.AvailableBuffer(), msg, a.Out)
 	if err != nil {
 		setRetryAfter(a.W.Header(), err)
 		a.Cfg.ErrorHandler(a.W, a.R, err)
@@ -101,27 +102,28 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	bufpool.KeepRoom(buf, room)
 }
 
-// render encodes msg into dst, within the size limit, and takes its cost
-// from the budget. Rendering holds more than the body it writes: the
-// message, and the encoder's bookkeeping. So a large message first takes
-// what rendering it is estimated to hold (Response.Holding), waiting for
-// room if it must, and once rendered keeps what its body costs, giving
+// Render encodes msg in format f into dst, as p plans, within the size
+// limit (MaxBody), and takes its cost from the budget. Rendering holds
+// more than the body it writes: the message, and the encoder's
+// bookkeeping. So a large message first takes what rendering it is
+// estimated to hold (Response.Holding), waiting for room if it must
+// (until ctx ends), and once rendered keeps what its body costs, giving
 // back the rest. A body that costs more than the estimate takes the
 // difference if there is room at once; else it gives back all it holds,
 // its bytes are dropped while it waits for its whole cost, and msg is
 // rendered again (the same bytes: a method must not change a message it
-// has answered). The caller gives the cost back once the body is
-// written.
-func (a *Reply) render(dst []byte, msg proto.Message) (body []byte, contentType string, cost int64, err error) {
-	b := a.Cfg.Budget
+// has answered). No room within the budget's Wait is ErrBusy. The caller
+// gives the cost back (Budget.Give) once the body is written.
+func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, cost int64, err error) {
+	b := c.Budget
 	var held int64
 	if b != nil {
-		held = b.Cost(a.Plan.Holding(msg, a.Out))
+		held = b.Cost(p.Holding(msg, f))
 	}
-	if err := b.Take(a.R.Context(), held); err != nil {
+	if err := b.Take(ctx, held); err != nil {
 		return nil, "", 0, err
 	}
-	body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody)
+	body, contentType, err = p.Append(dst, msg, f, c.MaxBody)
 	if err != nil {
 		b.Give(held)
 		return nil, "", 0, err
@@ -136,10 +138,10 @@ func (a *Reply) render(dst []byte, msg proto.Message) (body []byte, contentType 
 	}
 	b.Give(held) // not held while it waits, nor its body
 	body = nil
-	if err := b.Take(a.R.Context(), cost); err != nil {
+	if err := b.Take(ctx, cost); err != nil {
 		return nil, "", 0, err
 	}
-	if body, contentType, err = a.Plan.Append(dst, msg, a.Out, a.Cfg.MaxBody); err != nil {
+	if body, contentType, err = p.Append(dst, msg, f, c.MaxBody); err != nil {
 		b.Give(cost)
 		return nil, "", 0, err
 	}

@@ -95,7 +95,7 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 
 // Send writes one message. An error means the client is gone.
 func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
-	body, contentType, cost, err := s.render(nil, msg)
+	body, contentType, cost, err := s.Cfg.Render(s.R.Context(), s.Plan, nil, msg, s.Out)
 	if err != nil {
 		return err
 	}

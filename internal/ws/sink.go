@@ -28,7 +28,7 @@ type sink struct {
 
 	mu       sync.Mutex
 	binary   bool        // the client sent binary: answer in binary
-	closing  *closeFrame // a protocol failure: the close it calls for, whatever the call's outcome
+	closing  *closeFrame // a protocol failure's, or a lost message's: the close it calls for, whatever the call's outcome
 	finished bool
 	one      render.One // a client stream's one response
 }
@@ -55,26 +55,42 @@ func (s *sink) SendHeader(metadata.MD) error { return nil } // the handshake is 
 func (s *sink) Send(msg proto.Message, _ metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.finished {
+	if s.finished || s.closing != nil {
 		return render.ErrFinished
 	}
 	if !s.serverStreams {
 		return s.one.Keep(msg)
 	}
-	return s.write(msg)
+	err := s.write(msg)
+	if err == render.ErrBusy {
+		// The client has lost a message: the stream ends with the
+		// budget's status, whatever the method makes of the error.
+		s.closing = s.statusClose(err)
+	}
+	return err
 }
 
-// write sends one message; the caller holds mu.
+// write sends one message, rendered within the response budget
+// (render.Config.Render): a message the budget counts holds its cost
+// until it is written, which the write timeout bounds (past it, the
+// connection is closed). The caller holds mu.
 func (s *sink) write(msg proto.Message) error {
 	f, typ := s.formats.JSON, websocket.MessageText
 	if s.binary || s.plan.Raw != nil {
 		f, typ = s.formats.Binary, websocket.MessageBinary
 	}
-	body, _, err := s.plan.Append(nil, msg, f, s.cfg.MaxBody)
+	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, nil, msg, f)
 	if err != nil {
 		return err
 	}
-	if err := s.conn.Write(s.ctx, typ, body); err != nil {
+	defer s.cfg.Budget.Give(cost)
+	ctx := s.ctx
+	if cost > 0 && s.cfg.WriteTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.WriteTimeout)
+		defer cancel()
+	}
+	if err := s.conn.Write(ctx, typ, body); err != nil {
 		return render.ErrClientGone
 	}
 	return nil
@@ -102,8 +118,15 @@ func (s *sink) Finish(err error, _, _ metadata.MD) {
 		s.conn.Close(websocket.StatusNormalClosure, "")
 		return
 	}
+	f := s.statusClose(err)
+	s.conn.Close(f.code, f.reason)
+}
+
+// statusClose is the close that reports err: 4000 plus its gRPC code,
+// with its message as the reason.
+func (s *sink) statusClose(err error) *closeFrame {
 	st := s.cfg.StreamStatus(s.r, err)
-	s.conn.Close(websocket.StatusCode(4000+int(st.Code())), text.Cut(st.Message(), maxCloseReason))
+	return &closeFrame{websocket.StatusCode(4000 + int(st.Code())), text.Cut(st.Message(), maxCloseReason)}
 }
 
 // maxCloseReason is what a close frame's reason holds, in bytes.
