@@ -161,6 +161,32 @@ func TestStreamMessageTooLarge(t *testing.T) {
 	}
 }
 
+// heedlessWatch sends a message over the limit between two small ones,
+// paying no heed to the error of the one that fails.
+type heedlessWatch struct{ confv1.UnimplementedProbesServer }
+
+func (heedlessWatch) Watch(_ *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
+	stream.Send(&confv1.Probe{Name: "first"})
+	stream.Send(&confv1.Probe{Name: "big", Blob: make([]byte, 5<<20)})
+	stream.Send(&confv1.Probe{Name: "after"})
+	return nil
+}
+
+// TestStreamMessageLost: a message that cannot be sent ends the stream
+// with its error, even when the method goes on sending and returns OK:
+// the client never sees a stream with a message missing from it.
+func TestStreamMessageLost(t *testing.T) {
+	t.Parallel()
+	gw := protorest.NewGateway()
+	confv1.RegisterProbesServer(gw, heedlessWatch{})
+	r := do(t, gw, "GET", "/v1/watch/w", "")
+	lines := strings.Split(strings.TrimSpace(r.body), "\n")
+	if r.code != 200 || len(lines) != 2 || !strings.HasPrefix(lines[0], `{"result":{"name":"first"`) ||
+		lines[1] != `{"error":{"code":13,"message":"response too large: larger than the limit of 4 MiB","details":[]}}` {
+		t.Errorf("%d, %d bytes: %.300s", r.code, len(r.body), r.body)
+	}
+}
+
 // h2cServer serves h over HTTP/1.1 and HTTP/2 with prior knowledge.
 func h2cServer(t *testing.T, h http.Handler) *httptest.Server {
 	t.Helper()

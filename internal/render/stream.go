@@ -31,6 +31,7 @@ type Stream struct {
 	mu       sync.Mutex
 	started  bool
 	finished bool
+	lost     error // why a message could not be sent: the stream ends with it
 	seq      int
 	buf      []byte
 }
@@ -93,19 +94,26 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 	return nil
 }
 
-// Send writes one message. An error means the client is gone.
+// Send writes one message. An error means the client is gone, or the
+// message could not be sent (too large, no room in the budget): then the
+// stream sends nothing more, and ends with that error, whatever the
+// method makes of it, so that no client sees a stream with a message
+// missing from it.
 func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	body, contentType, cost, err := s.Cfg.Render(s.R.Context(), s.Plan, nil, msg, s.Out)
-	if err != nil {
-		return err
-	}
 	if cost > 0 {
 		defer s.Cfg.Budget.Give(cost)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.finished {
+	switch {
+	case s.finished:
 		return ErrFinished
+	case s.lost != nil:
+		return s.lost
+	case err != nil:
+		s.lost = err
+		return err
 	}
 	if s.media != "" {
 		contentType = s.media
@@ -146,6 +154,9 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 		return
 	}
 	s.finished = true
+	if err == nil {
+		err = s.lost
+	}
 	if !s.started && err != nil {
 		s.Respond(nil, s.Cfg.earlyStreamError(s.R, err), header, trailer)
 		return
