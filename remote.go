@@ -89,15 +89,21 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 // WithMaxBackendMessageBytes limits each message the gateway receives
 // from the backend (a unary response, each message of a stream) to n
 // bytes of its protobuf encoding: grpc-go refuses a longer one from its
-// length before reading it, and the client gets what a response over
-// WithMaxResponseBytes gets, 500 INTERNAL "response too large". The
-// limit is set on each call (grpc.MaxCallRecvMsgSize), which takes the
-// place of the connection's own (grpc.WithDefaultCallOptions). The
+// length, before reading it, and the client gets what a response over
+// WithMaxResponseBytes gets: 500 INTERNAL "response too large" (in-band
+// in a stream that has started), not grpc-go's RESOURCE_EXHAUSTED, whose
+// 429 would tell it to retry. A backend that answers RESOURCE_EXHAUSTED
+// itself still gets 429.
+//
+// The limit is set on each call (grpc.MaxCallRecvMsgSize), so it takes
+// the place of the connection's own (grpc.WithDefaultCallOptions). The
 // default is WithMaxResponseBytes's n: a binary response is the
-// backend's bytes, and a JSON one is most often larger than they are,
-// so a message past it would most often be refused once encoded; n <= 0
+// backend's bytes, and JSON is most often larger than they are; a
+// response whose body is smaller than its message (a response_body
+// field, JSON of many zeros, fields the descriptors do not know) is
+// refused all the same past n, and needs a larger limit here. n <= 0
 // sets none, leaving the connection's limit (grpc-go's default is
-// 4 MiB), as does a WithMaxResponseBytes of no limit.
+// 4 MiB), as a WithMaxResponseBytes of no limit does.
 func WithMaxBackendMessageBytes(n int) RemoteOption {
 	return remoteOptionFunc(func(c *remoteConfig) { c.maxMessage, c.maxMessageSet = max(n, 0), true })
 }
@@ -107,9 +113,10 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // Requests are transcoded to protobuf and sent with conn.Invoke; the
 // request's metadata (see DefaultHeaderMatcher) and deadline go with the
 // call, and the backend's header and trailer metadata come back as
-// Grpc-Metadata-* headers and Grpc-Trailer-* trailers. The unary server
-// interceptors given to NewGateway do not run for remote methods: put
-// client interceptors on conn instead.
+// Grpc-Metadata-* headers and Grpc-Trailer-* trailers; each message of
+// the backend's is limited in size (WithMaxBackendMessageBytes). The
+// unary server interceptors given to NewGateway do not run for remote
+// methods: put client interceptors on conn instead.
 //
 // A unary request whose body is binary (application/proto,
 // application/protobuf, application/x-protobuf) for a rule whose body is
