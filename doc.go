@@ -178,7 +178,9 @@
 //     500 bytes/s after that: 408), WithStreamIdleTimeout (a stream
 //     silent both ways for 5 minutes ends with DEADLINE_EXCEEDED);
 //   - what a response may hold: WithMaxResponseBytes (4 MiB encoded:
-//     500 "response too large", nothing sent), and across requests
+//     500 "response too large", nothing sent; a remote backend's
+//     message is held to it as it arrives, the same 500 past it, see
+//     WithMaxBackendMessageBytes), and across requests
 //     WithMaxBufferedResponseBytes, WithBufferedResponseWait and
 //     WithResponseWriteTimeout (the bytes of large responses held while
 //     they are encoded and clients read them: 256 MiB, then 503 with

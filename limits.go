@@ -111,8 +111,12 @@ func WithStreamIdleTimeout(d time.Duration) Option {
 // stream's message past it ends the stream with that error, in-band once
 // the stream has started). This is Envoy's max_response_body_size: a
 // server-side limit the client cannot fix by retrying, so not 429
-// RESOURCE_EXHAUSTED. The default is 4 MiB, as for requests; n <= 0
-// removes the limit.
+// RESOURCE_EXHAUSTED. A remote backend's messages are limited to n
+// bytes of their protobuf encoding as well, as they arrive, with the
+// same 500 past it (see WithMaxBackendMessageBytes, which sets another
+// limit there): the gateway holds no more of one. The default is 4 MiB,
+// as for requests; n <= 0 removes the limit (and a backend's messages
+// get the limit of their connection).
 func WithMaxResponseBytes(n int) Option {
 	return optionFunc(func(c *config) { c.env.Render.MaxBody = max(n, 0) })
 }

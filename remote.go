@@ -33,6 +33,9 @@ func (f remoteOptionFunc) applyRemote(c *remoteConfig) { f(c) }
 type remoteConfig struct {
 	load    func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error)
 	pending bool
+
+	maxMessage    int // WithMaxBackendMessageBytes
+	maxMessageSet bool
 }
 
 // WithReflection reads the backend's descriptors with gRPC server
@@ -83,14 +86,37 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 	})
 }
 
+// WithMaxBackendMessageBytes limits each message the gateway receives
+// from the backend (a unary response, each message of a stream) to n
+// bytes of its protobuf encoding: grpc-go refuses a longer one from its
+// length, before reading it, and the client gets what a response over
+// WithMaxResponseBytes gets: 500 INTERNAL "response too large" (in-band
+// in a stream that has started), not grpc-go's RESOURCE_EXHAUSTED, whose
+// 429 would tell it to retry. A backend that answers RESOURCE_EXHAUSTED
+// itself still gets 429.
+//
+// The limit is set on each call (grpc.MaxCallRecvMsgSize), so it takes
+// the place of the connection's own (grpc.WithDefaultCallOptions). The
+// default is WithMaxResponseBytes's n: a binary response is the
+// backend's bytes, and JSON is most often larger than they are; a
+// response whose body is smaller than its message (a response_body
+// field, JSON of many zeros, fields the descriptors do not know) is
+// refused all the same past n, and needs a larger limit here. n <= 0
+// sets none, leaving the connection's limit (grpc-go's default is
+// 4 MiB), as a WithMaxResponseBytes of no limit does.
+func WithMaxBackendMessageBytes(n int) RemoteOption {
+	return remoteOptionFunc(func(c *remoteConfig) { c.maxMessage, c.maxMessageSet = max(n, 0), true })
+}
+
 // RegisterRemote routes the annotated methods of a gRPC backend reached
 // over conn (a *grpc.ClientConn to host:port, dns:///name, unix:///path…).
 // Requests are transcoded to protobuf and sent with conn.Invoke; the
 // request's metadata (see DefaultHeaderMatcher) and deadline go with the
 // call, and the backend's header and trailer metadata come back as
-// Grpc-Metadata-* headers and Grpc-Trailer-* trailers. The unary server
-// interceptors given to NewGateway do not run for remote methods: put
-// client interceptors on conn instead.
+// Grpc-Metadata-* headers and Grpc-Trailer-* trailers; each message of
+// the backend's is limited in size (WithMaxBackendMessageBytes). The
+// unary server interceptors given to NewGateway do not run for remote
+// methods: put client interceptors on conn instead.
 //
 // A unary request whose body is binary (application/proto,
 // application/protobuf, application/x-protobuf) for a rule whose body is
@@ -121,7 +147,11 @@ func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterf
 	for _, o := range opts {
 		o.applyRemote(&cfg)
 	}
-	rm := &backend{conn: conn, load: cfg.load}
+	maxMessage := g.env.Render.MaxBody
+	if cfg.maxMessageSet {
+		maxMessage = cfg.maxMessage
+	}
+	rm := &backend{conn: conn, load: cfg.load, recv: remote.NewRecvLimit(maxMessage)}
 	err := g.loadRemote(ctx, rm)
 	if err != nil && !(cfg.pending && errors.Is(err, ErrNotLoaded)) {
 		return err
@@ -158,6 +188,7 @@ func (e notLoadedError) Is(target error) bool { return target == ErrNotLoaded }
 // last load registered. Its fields are guarded by Gateway.mu.
 type backend struct {
 	conn     grpc.ClientConnInterface
+	recv     remote.RecvLimit
 	load     func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error)
 	entries  []*route.Entry[*exchange.Endpoint]
 	services []string
@@ -196,7 +227,7 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *backend) error {
 		names = append(names, string(sd.FullName()))
 		methods := sd.Methods()
 		for i := range methods.Len() {
-			es, err := g.methodEntries(methods.Get(i), remoteCaller(rm.conn, methods.Get(i), scans))
+			es, err := g.methodEntries(methods.Get(i), remoteCaller(rm.conn, rm.recv, methods.Get(i), scans))
 			if err != nil {
 				return err
 			}
@@ -220,18 +251,19 @@ func (g *Gateway) loadRemote(ctx context.Context, rm *backend) error {
 	return nil
 }
 
-// remoteCaller calls md on the backend over conn: a unary rule's requests
-// go as wire bytes where its plan allows (scans compiles their types).
-func remoteCaller(conn grpc.ClientConnInterface, md protoreflect.MethodDescriptor, scans *wirescan.Types) caller {
+// remoteCaller calls md on the backend over conn, receiving messages
+// within recv: a unary rule's requests go as wire bytes where its plan
+// allows (scans compiles their types).
+func remoteCaller(conn grpc.ClientConnInterface, recv remote.RecvLimit, md protoreflect.MethodDescriptor, scans *wirescan.Types) caller {
 	if md.IsStreamingClient() || md.IsStreamingServer() {
-		inv := &remote.StreamMethod{Conn: conn, Desc: grpc.StreamDesc{
+		inv := &remote.StreamMethod{Conn: conn, Recv: recv, Desc: grpc.StreamDesc{
 			ServerStreams: md.IsStreamingServer(),
 			ClientStreams: md.IsStreamingClient(),
 		}}
 		return caller{remote: true, invoker: func(*bind.Request) exchange.Invoker { return inv }}
 	}
 	return caller{remote: true, invoker: func(req *bind.Request) exchange.Invoker {
-		return &remote.UnaryMethod{Conn: conn, Wire: remote.NewWirePlan(scans, req)}
+		return &remote.UnaryMethod{Conn: conn, Recv: recv, Wire: remote.NewWirePlan(scans, req)}
 	}}
 }
 

@@ -116,7 +116,8 @@ func TestServeOptionFlags(t *testing.T) {
 // TestServeLargeResponses checks that a response over grpc-go's 4 MiB
 // default is served under --max-response-bytes 8MiB, refused with 500
 // "response too large" under the default 4MiB, and that
-// --max-upstream-message-size limits it before that.
+// --max-upstream-message-size limits it before that, with the same 500
+// naming that limit (not grpc-go's RESOURCE_EXHAUSTED, a 429).
 func TestServeLargeResponses(t *testing.T) {
 	t.Parallel()
 	addr, _ := recordingUpstream(t)
@@ -131,7 +132,8 @@ func TestServeLargeResponses(t *testing.T) {
 		t.Errorf("a 5MiB response under the default --max-response-bytes: %d %.200s", code, body)
 	}
 	small := startServe(t, "--upstream", addr, "--max-body-size", "8MiB", "--max-response-bytes", "8MiB", "--max-upstream-message-size", "4MiB")
-	if code, body := small.do(t, "POST", "/api/v1/example/echo", big); code == 200 || !strings.Contains(body, "larger than max") {
+	if code, body := small.do(t, "POST", "/api/v1/example/echo", big); code != 500 ||
+		body != `{"code":13,"message":"response too large: larger than the limit of 4 MiB","details":[]}` {
 		t.Errorf("a 5MiB response under --max-upstream-message-size 4MiB: %d %.200s", code, body)
 	}
 }

@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer conn.Close()
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
-	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout}
+	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize()}
 	if tel.on() {
 		if err := up.observe(tel.opts); err != nil {
 			return err

@@ -186,7 +186,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
 		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
-			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body"},
+			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},

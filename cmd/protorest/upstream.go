@@ -62,6 +62,7 @@ type upstream struct {
 	log         *slog.Logger
 	target      string
 	loadTimeout time.Duration
+	maxMessage  int // --max-upstream-message-size, for REST calls as for the rest
 
 	loaded atomic.Bool // the gateway has the upstream's routes
 
@@ -88,7 +89,7 @@ func (u *upstream) observe(opts []otelprotorest.Option) error {
 func (u *upstream) register(ctx context.Context, source protorest.RemoteOption, from string, reflection bool) error {
 	ctx, cancel := context.WithTimeout(ctx, u.loadTimeout)
 	defer cancel()
-	err := u.gw.RegisterRemote(ctx, u.conn, source, protorest.WithPending())
+	err := u.gw.RegisterRemote(ctx, u.conn, source, protorest.WithPending(), protorest.WithMaxBackendMessageBytes(u.maxMessage))
 	switch {
 	case err == nil:
 		u.loaded.Store(true)

@@ -22,6 +22,7 @@ import (
 type StreamMethod struct {
 	Conn grpc.ClientConnInterface
 	Desc grpc.StreamDesc // built at registration, never written
+	Recv RecvLimit       // of each response message's wire bytes
 }
 
 var _ exchange.Invoker = (*StreamMethod)(nil)
@@ -40,7 +41,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	cancel := func() { cancelCause(nil) }
 	defer cancel()
 	idle := x.WatchIdle(cancelCause)
-	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod)
+	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod, m.Recv.opts...)
 	if err != nil {
 		out.Finish(x.Outcome(err), nil, nil)
 		return
@@ -104,6 +105,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		if err != nil {
 			// The call has ended: only now may its trailer be read.
 			trailer = cs.Trailer()
+			err = m.Recv.Outcome(err, header)
 			break
 		}
 		if werr := out.Send(msg, header); werr != nil {

@@ -23,6 +23,8 @@ type UnaryMethod struct {
 	// Wire sends requests as wire bytes where it can; nil decodes every
 	// request into a dynamic message.
 	Wire *WirePlan
+	// Recv limits the response's wire bytes.
+	Recv RecvLimit
 }
 
 var _ exchange.Invoker = (*UnaryMethod)(nil)
@@ -53,12 +55,22 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 		in = msg
 	}
 	out := render.NewWireMessage()
-	var header, trailer metadata.MD
-	err = m.Conn.Invoke(ctx, x.Binding.FullMethod, in, out, grpc.Header(&header), grpc.Trailer(&trailer))
+	c := new(unaryCall) // one allocation for the metadata and the options
+	c.opts = [...]grpc.CallOption{grpc.Header(&c.header), grpc.Trailer(&c.trailer), m.Recv.option()}
+	err = m.Conn.Invoke(ctx, x.Binding.FullMethod, in, out, c.opts[:]...)
 	if err == nil {
-		err = x.Sink.Send(out, header)
+		err = x.Sink.Send(out, c.header)
+	} else {
+		err = m.Recv.Outcome(err, c.header)
 	}
-	x.Sink.Finish(err, header, trailer)
+	x.Sink.Finish(err, c.header, c.trailer)
+}
+
+// unaryCall is what grpc-go writes back of a unary call: its header and
+// trailer metadata, with the call options that ask for them.
+type unaryCall struct {
+	header, trailer metadata.MD
+	opts            [3]grpc.CallOption
 }
 
 // outgoingContext is parent with the request's metadata as outgoing
