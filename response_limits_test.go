@@ -299,8 +299,8 @@ func TestStalledReadersMemoryBounded(t *testing.T) {
 	for range 50 {
 		ids = append(ids, stalled.Get(t, "/v1/probes/blob"))
 	}
-	// Each of the 44 without room renders its response before it waits
-	// (slow under -race on a loaded machine).
+	// Each of the 44 without room waits, before it renders, then gets its
+	// 503; those with room render theirs (slow on a loaded machine).
 	if !waitFor(time.Minute, func() bool {
 		for _, id := range ids {
 			if stalled.Status(id) == 0 {
