@@ -163,7 +163,9 @@ func TestStreamMessageTooLarge(t *testing.T) {
 
 // heedlessWatch sends a message over the limit between two small ones,
 // paying no heed to the error of the one that fails.
-type heedlessWatch struct{ confv1.UnimplementedProbesServer }
+type heedlessWatch struct {
+	confv1.UnimplementedProbesServer
+}
 
 func (heedlessWatch) Watch(_ *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
 	stream.Send(&confv1.Probe{Name: "first"})
