@@ -439,7 +439,16 @@ func TestClientStreamFailureAnswers(t *testing.T) {
 	for gwName, url := range urls {
 		for _, tt := range tests {
 			for range 20 { // the read-ahead races the method
-				if got := fetch(t, "POST", url+"/v1/bulk", tt.body); got.code != tt.code || !strings.Contains(got.body, tt.want) {
+				// A connection each. Reused, the connection of a stream
+				// that ended before its body did can fail the next
+				// request (a known bug, not this test's subject): the
+				// read-ahead's read, cut short by a read deadline, may be
+				// net/http's own background read, which net/http takes
+				// for a dead connection and cancels the connection's
+				// context (the next request is CANCELED at once); or the
+				// rest of the body, drained after the handler, panics
+				// the connection (golang/go#68560).
+				if got := fetch(t, "POST", url+"/v1/bulk", tt.body, "Connection", "close"); got.code != tt.code || !strings.Contains(got.body, tt.want) {
 					t.Errorf("%s/%s: %d %s, want %d with %s", gwName, tt.name, got.code, got.body, tt.code, tt.want)
 					break
 				}
