@@ -412,6 +412,51 @@ func TestClientStreamMessageLimit(t *testing.T) {
 	}
 }
 
+// TestClientStreamFailureAnswers: what the client sent that could not be
+// read answers a client stream, whatever the method makes of it (here an
+// interceptor turns its errors into INTERNAL); of two failures, the
+// earlier message's: one that does not decode, before one over the limit
+// that the in-process call has read ahead of its method.
+func TestClientStreamFailureAnswers(t *testing.T) {
+	t.Parallel()
+	mask := func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+		if err := h(srv, ss); err != nil {
+			return status.Error(codes.Internal, "masked: "+err.Error())
+		}
+		return nil
+	}
+	urls, _ := streamGateways(t, protorest.WithMaxRequestBodySize(64), protorest.WithStreamInterceptors(mask))
+	big := `{"name":"` + strings.Repeat("x", 100) + `"}`
+	tests := []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"bad, then too large", `{"name":5}` + "\n" + big, 400, `"message":"message 1 of the request stream`},
+		{"too large", `{"name":"a"}` + "\n" + big, 413, `"code":8`},
+		{"not JSON", `{"name":"a"}` + "\n{bad\n", 400, `"message":"invalid request stream: message 2`},
+	}
+	for gwName, url := range urls {
+		for _, tt := range tests {
+			for range 20 { // the read-ahead races the method
+				// A connection each. Reused, the connection of a stream
+				// that ended before its body did can fail the next
+				// request (a known bug, not this test's subject): the
+				// read-ahead's read, cut short by a read deadline, may be
+				// net/http's own background read, which net/http takes
+				// for a dead connection and cancels the connection's
+				// context (the next request is CANCELED at once); or the
+				// rest of the body, drained after the handler, panics
+				// the connection (golang/go#68560).
+				if got := fetch(t, "POST", url+"/v1/bulk", tt.body, "Connection", "close"); got.code != tt.code || !strings.Contains(got.body, tt.want) {
+					t.Errorf("%s/%s: %d %s, want %d with %s", gwName, tt.name, got.code, got.body, tt.code, tt.want)
+					break
+				}
+			}
+		}
+	}
+}
+
 // TestBidiStreamHalfDuplex is C185 as G: NDJSON in, envelope lines out.
 func TestBidiStreamHalfDuplex(t *testing.T) {
 	t.Parallel()

@@ -3,6 +3,7 @@ package exchange
 import (
 	"io"
 	"net/http"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -29,7 +30,7 @@ func (x *Exchange) Bind() error {
 		// Reading the body while responses go out needs full duplex on
 		// HTTP/1.1 (HTTP/2 always has it).
 		http.NewResponseController(x.W).EnableFullDuplex()
-		x.BindStream(x.bodyReader())
+		x.BindStream(x.bodyReader(), (*requestBody)(x))
 		return nil
 	}
 	x.BindMessage(nil)
@@ -53,13 +54,26 @@ func (x *Exchange) Bind() error {
 // message.
 func (x *Exchange) BindMessage(body []byte) {
 	x.Input.Body = body
-	x.one.done = false
+	x.one.done, x.one.err = false, nil
 	x.Source = &x.one
 }
 
-// BindStream makes the messages r reads the request's.
-func (x *Exchange) BindStream(r framing.Reader) {
-	x.Source = newBodySource(x, r)
+// BindStream makes the messages r reads the request's; in cuts a read of
+// r in progress short.
+func (x *Exchange) BindStream(r framing.Reader, in ReadInterrupter) {
+	x.Source = newBodySource(x, r, in)
+}
+
+// requestBody is an exchange as the ReadInterrupter of its HTTP request
+// body.
+type requestBody Exchange
+
+// InterruptRead cuts a read of the request body in progress short, with
+// a read deadline in the past.
+func (b *requestBody) InterruptRead() (restore func()) {
+	rc := http.NewResponseController(b.W)
+	rc.SetReadDeadline(time.Now())
+	return func() { rc.SetReadDeadline(time.Time{}) }
 }
 
 // discardBody reads and drops the request body, within the body limit.

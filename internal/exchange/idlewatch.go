@@ -48,25 +48,6 @@ func (w *IdleWatch) Touch() {
 	}
 }
 
-// Outcome is the outcome of a streaming call that ended with err, and
-// stops its idle watch: the timeout that ended it, if one did (a body
-// read that timed out, the stream idle timeout), else err. A timeout also
-// cancels the call, which the call may report first, as CANCELED.
-func (x *Exchange) Outcome(err error) error {
-	if cause := x.clock.failure(); cause != nil {
-		return cause
-	}
-	w := x.idle
-	if w == nil {
-		return err
-	}
-	w.timer.Stop()
-	if w.fired.Load() {
-		return errStreamIdle(w.d)
-	}
-	return err
-}
-
 // errStreamIdle is the outcome of a stream ended for passing no message
 // for d: DEADLINE_EXCEEDED, a time limit, as for a body that stops coming
 // (errReadIdle); 408 if the response has not started, as Envoy answers

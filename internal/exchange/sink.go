@@ -18,9 +18,6 @@ type Sink interface {
 	Send(msg proto.Message, header metadata.MD) error
 	// Finish ends the response with the call's outcome.
 	Finish(err error, header, trailer metadata.MD)
-	// InterruptRead makes a read of the request in progress fail at once,
-	// and returns what undoes that for later requests.
-	InterruptRead() (restore func())
 }
 
 var (

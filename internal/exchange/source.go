@@ -1,19 +1,12 @@
 package exchange
 
 import (
-	"errors"
 	"io"
 	"math"
-	"net/http"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/framing"
-	"github.com/protorest/protorest/internal/httperr"
-	"github.com/protorest/protorest/internal/text"
 )
 
 // A Source fills request messages, one per call, and returns io.EOF
@@ -21,6 +14,13 @@ import (
 // message).
 type Source interface {
 	Next(msg proto.Message) error
+	// Err returns why the request messages could not be read, if they
+	// could not: what the client sent that is not valid, too large, or
+	// did not arrive in time. It is what a streaming call is answered
+	// (Outcome), not what the method made of it. io.EOF and CANCELED (the
+	// client left, the call ended) are not failures: they leave the call's
+	// own outcome.
+	Err() error
 }
 
 // one is the source of a request with one message: the exchange's Input,
@@ -28,6 +28,7 @@ type Source interface {
 type one struct {
 	x    *Exchange
 	done bool
+	err  error // the decoding's failure
 }
 
 func (s *one) Next(msg proto.Message) error {
@@ -35,8 +36,13 @@ func (s *one) Next(msg proto.Message) error {
 		return io.EOF
 	}
 	s.done = true
-	return s.x.decodeInput(msg)
+	s.err = s.x.decodeInput(msg)
+	return s.err
 }
+
+// Err returns the failure to decode the message, if Next met one. Next
+// and Err are called from the call's goroutine.
+func (s *one) Err() error { return s.err }
 
 // maxChunk is the largest piece of a streamed google.api.HttpBody request
 // sent as one message.
@@ -66,76 +72,4 @@ func (x *Exchange) bodyReader() framing.Reader {
 		return framing.NewJSONReader(body, x.Env.MaxMessage())
 	}
 	return framing.NewDelimitedReader(body, x.Env.MaxMessage())
-}
-
-// BodySource reads the request messages of a client stream as they
-// arrive, from Reader. Every message gets the path and query bindings,
-// except that later google.api.HttpBody chunks carry only their data (as
-// in Envoy's transcoder).
-type BodySource struct {
-	// Reader gives the encoded messages. An invoker may wrap it (to read
-	// ahead, or to cut a read short) before the first Next.
-	Reader framing.Reader
-
-	x   *Exchange
-	n   int
-	err error // the first failure, which ends the stream
-}
-
-// newBodySource returns the source of x's request stream, read from r.
-func newBodySource(x *Exchange, r framing.Reader) *BodySource {
-	return &BodySource{Reader: r, x: x}
-}
-
-func (s *BodySource) Next(msg proto.Message) error {
-	if s.err != nil {
-		return s.err
-	}
-	plan := s.x.Binding.Request
-	if plan.Body.Kind == bind.BodyNone {
-		// A client stream whose rule has no body gets no messages.
-		s.err = io.EOF
-		return s.err
-	}
-	frame, err := s.Reader.Next()
-	if err != nil {
-		s.err = s.ReadError(err)
-		return s.err
-	}
-	s.x.idle.Touch()
-	s.n++
-	if s.n > 1 && plan.Body.Raw != nil {
-		plan.SetChunk(msg, frame)
-		s.x.Received++
-		return nil
-	}
-	s.x.Input.Body = frame
-	if err := s.x.decodeInput(msg); err != nil {
-		if st, ok := status.FromError(err); ok && st.Code() == codes.InvalidArgument {
-			err = status.Errorf(codes.InvalidArgument, "message %d of the request stream: %s", s.n, st.Message())
-		}
-		s.err = err
-		return err
-	}
-	return nil
-}
-
-// ReadError is the status of a failure to read the request stream.
-func (s *BodySource) ReadError(err error) error {
-	if err == io.EOF {
-		return io.EOF
-	}
-	var own interface{ GRPCStatus() *status.Status }
-	if errors.As(err, &own) {
-		return own.(error) // the gateway's own: a read timed out, the call ended
-	}
-	var tl *framing.TooLargeError
-	var mbe *http.MaxBytesError // a middleware's http.MaxBytesReader
-	if errors.As(err, &tl) || errors.As(err, &mbe) {
-		return httperr.TooLargeMessage(err.Error())
-	}
-	if errors.Is(err, http.ErrBodyReadAfterClose) {
-		return status.Error(codes.Canceled, "request body closed")
-	}
-	return status.Errorf(codes.InvalidArgument, "invalid request stream: message %d: %v", s.n+1, text.CleanError(err))
 }

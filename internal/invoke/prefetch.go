@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"sync"
 
 	"google.golang.org/grpc/status"
 
@@ -21,9 +20,6 @@ type prefetch struct {
 	done   chan struct{}
 
 	last frame // the error that ended the stream, once Next has seen it
-
-	mu  sync.Mutex
-	err error // the read error, io.EOF excepted
 }
 
 type frame struct {
@@ -32,7 +28,8 @@ type frame struct {
 }
 
 // startPrefetch reads r until it fails; a failure other than the end
-// calls gone.
+// calls gone. r keeps the failure (exchange.BodySource.Err) before gone
+// cancels the call for it: Next may then see the call canceled first.
 func startPrefetch(ctx context.Context, r framing.Reader, gone func()) *prefetch {
 	p := &prefetch{ctx: ctx, frames: make(chan frame), quit: make(chan struct{}), done: make(chan struct{})}
 	go func() {
@@ -40,9 +37,6 @@ func startPrefetch(ctx context.Context, r framing.Reader, gone func()) *prefetch
 		for {
 			data, err := r.Next()
 			if err != nil && err != io.EOF {
-				p.mu.Lock()
-				p.err = err
-				p.mu.Unlock()
 				gone()
 			}
 			select {
@@ -80,13 +74,6 @@ func (p *prefetch) Next() ([]byte, error) {
 		p.last = f
 	}
 	return f.data, f.err
-}
-
-// failure returns the read error that ended the stream early, if any.
-func (p *prefetch) failure() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
 }
 
 // stop ends the reader and waits for it.

@@ -118,5 +118,3 @@ func (s *callStats) Finish(err error, header, trailer metadata.MD) {
 	s.out.Finish(err, header, trailer)
 	s.h.HandleRPC(s.ctx, &stats.End{BeginTime: s.begin, EndTime: time.Now(), Trailer: trailer, Error: err})
 }
-
-func (s *callStats) InterruptRead() (restore func()) { return s.out.InterruptRead() }

@@ -2,7 +2,6 @@ package invoke
 
 import (
 	"context"
-	"io"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -39,25 +38,17 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	ctx, cancelCall := context.WithCancelCause(ctx)
 	defer cancelCall(nil)
 	idle := x.WatchIdle(cancelCall)
-	var pf *prefetch
-	bs, _ := x.Source.(*exchange.BodySource)
-	if bs != nil {
+	if bs, ok := x.Source.(*exchange.BodySource); ok {
 		// Read ahead, so that a client that goes away cancels the call
 		// even while the handler is not reading.
-		body := exchange.NewInterruptible(bs.Reader)
-		pf = startPrefetch(ctx, body, func() { cancelCall(nil) })
+		pf := startPrefetch(ctx, bs.Reader, func() { cancelCall(nil) })
 		bs.Reader = pf
-		defer body.Cut(out.InterruptRead, pf.stop)
+		defer bs.Stop(pf.stop)
 	}
 	ss := &serverStream{ctx: ctx, ts: ts, out: out, src: x.Source, stats: observed(x), idle: idle}
 	err = m.call(ss, x.Env.PanicHook)
 	if err == nil && ctx.Err() != nil {
 		err = status.FromContextError(ctx.Err()).Err()
-	}
-	if bad := ss.sourceError(bs, pf); bad != nil {
-		// The client sent what could not be read: that, not what the
-		// handler made of it, is the answer.
-		err = bad
 	}
 	err = x.Outcome(err)
 	header, trailer := ts.Finish()
@@ -74,8 +65,6 @@ type serverStream struct {
 	src   exchange.Source
 	stats *callStats // nil without a stats handler
 	idle  *exchange.IdleWatch
-
-	recvErr error // the last RecvMsg error; RecvMsg is not called concurrently
 }
 
 var _ grpc.ServerStream = (*serverStream)(nil)
@@ -112,29 +101,8 @@ func (s *serverStream) RecvMsg(m any) error {
 		return status.Errorf(codes.Internal, "RecvMsg into %T, not a message", m)
 	}
 	err := s.src.Next(msg)
-	s.recvErr = err
 	if err == nil && s.stats != nil {
 		s.stats.received(msg)
-	}
-	return err
-}
-
-// sourceError returns why the request stream could not be read, if it
-// could not: what RecvMsg said, or what the prefetcher met.
-func (s *serverStream) sourceError(bs *exchange.BodySource, pf *prefetch) error {
-	err := s.recvErr
-	if pf != nil && (err == nil || err == io.EOF || status.Code(err) == codes.Canceled) {
-		// RecvMsg may have seen the call canceled by the failed read
-		// before the failure itself.
-		if perr := pf.failure(); perr != nil {
-			err = bs.ReadError(perr)
-		}
-	}
-	if err == nil || err == io.EOF {
-		return nil
-	}
-	if st, ok := status.FromError(err); ok && st.Code() == codes.Canceled {
-		return nil
 	}
 	return err
 }

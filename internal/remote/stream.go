@@ -3,7 +3,6 @@ package remote
 import (
 	"context"
 	"io"
-	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -48,10 +47,6 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	}
 
 	input := x.Binding.Request.Input
-	// unreadable is what the client sent that could not be read, stored
-	// before the call is cancelled for it: the receiving loop, which sees
-	// the cancellation, may end before the sender has returned.
-	var unreadable atomic.Pointer[error]
 	send := func() error {
 		for {
 			msg := dynamicpb.NewMessage(input)
@@ -60,7 +55,8 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 				return cs.CloseSend()
 			}
 			if err != nil {
-				unreadable.Store(&err)
+				// The source has kept what could not be read, for the
+				// outcome, before the call is canceled for it.
 				cancel()
 				return err
 			}
@@ -74,11 +70,8 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		if bs, ok := src.(*exchange.BodySource); ok {
 			// The request must not be read once this handler returns: a
 			// sender still waiting for the client's next message is cut
-			// short after the response ends, and what it then says is not
-			// the client's fault.
-			body := exchange.NewInterruptible(bs.Reader)
-			bs.Reader = body
-			defer body.Cut(out.InterruptRead, func() { <-sent })
+			// short after the response ends.
+			defer bs.Stop(func() { <-sent })
 		}
 		go func() {
 			defer close(sent)
@@ -117,9 +110,6 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	}
 	if err == io.EOF {
 		err = nil
-	}
-	if bad := unreadable.Load(); bad != nil {
-		err = *bad // the client sent what could not be read
 	}
 	out.Finish(x.Outcome(err), header, trailer)
 }

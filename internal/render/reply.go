@@ -208,13 +208,6 @@ func (a *Reply) Error(err error, trailer metadata.MD) {
 	}
 }
 
-// interruptRead sets a read deadline on the connection, lifted again for
-// the requests that follow on it.
-func interruptRead(rc *http.ResponseController) func() {
-	rc.SetReadDeadline(time.Now())
-	return func() { rc.SetReadDeadline(time.Time{}) }
-}
-
 // headerJSON is the Content-Type of JSON responses, shared: net/http only
 // reads header values, and a capacity of 1 makes an append copy it.
 var headerJSON = []string{codec.MediaJSON}

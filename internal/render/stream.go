@@ -219,6 +219,3 @@ func (c *Config) earlyStreamError(r *http.Request, err error) error {
 	}
 	return c.StreamStatus(r, err).Err()
 }
-
-// InterruptRead cuts a read of the request body in progress short.
-func (s *Stream) InterruptRead() func() { return interruptRead(s.rc) }

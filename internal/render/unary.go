@@ -1,7 +1,6 @@
 package render
 
 import (
-	"net/http"
 	"sync"
 
 	"google.golang.org/grpc/metadata"
@@ -72,9 +71,4 @@ func (u *Unary) Finish(err error, header, trailer metadata.MD) {
 	msg, err := u.one.Outcome(err)
 	u.one = One{} // the message is not held once rendered
 	u.Respond(msg, err, header, trailer)
-}
-
-// InterruptRead cuts a read of the request body in progress short.
-func (u *Unary) InterruptRead() func() {
-	return interruptRead(http.NewResponseController(u.W))
 }

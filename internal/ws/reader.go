@@ -82,3 +82,10 @@ func (rd *reader) Next() ([]byte, error) {
 	}
 	return data, nil
 }
+
+// InterruptRead closes the WebSocket, which ends any read; the call has
+// ended, and the sink has sent its close frame.
+func (rd *reader) InterruptRead() (restore func()) {
+	rd.conn.CloseNow()
+	return func() {}
+}

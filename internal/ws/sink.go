@@ -131,9 +131,3 @@ func (s *sink) statusClose(err error) *closeFrame {
 
 // maxCloseReason is what a close frame's reason holds, in bytes.
 const maxCloseReason = 123
-
-// InterruptRead: Finish has closed the WebSocket, which ends any read.
-func (s *sink) InterruptRead() func() {
-	s.conn.CloseNow()
-	return func() {}
-}

@@ -85,7 +85,7 @@ func Serve(x *exchange.Exchange) {
 	x.Sink = sink
 	rd := &reader{conn: conn, guard: guard, ctx: ctx, x: x, sink: sink}
 	if b.ClientStreams {
-		x.BindStream(rd)
+		x.BindStream(rd, rd)
 	} else {
 		// A server stream: its request from the URL, and for a rule with a
 		// body, from the first message. Later messages are not expected;
