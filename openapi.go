@@ -117,7 +117,7 @@ func openapiRoutes(entries []*route.Entry[*exchange.Endpoint]) []openapi.Route {
 	for _, e := range entries {
 		r := openapi.Route{Method: e.Method, Template: e.Template}
 		if b := e.Value.Binding; b != nil {
-			r.Rule = &openapi.Rule{Method: b.Method, Binding: b.Index, Request: b.Request, Response: b.Response}
+			r.Rule = &openapi.Rule{Method: b.Method, FullMethod: b.FullMethod, Binding: b.Index, Request: b.Request, Response: b.Response}
 		} else {
 			r.Summary, r.Description = e.Value.Summary, e.Value.Description
 		}

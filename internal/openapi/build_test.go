@@ -182,7 +182,7 @@ func shopRoutesIn(t testing.TB, pkg string, status map[string]int) []Route {
 				code = 200
 			}
 			routes = append(routes, Route{Method: method, Template: tmpl, Rule: &Rule{
-				Method: md, Binding: j, Request: req, Response: render.NewResponse(md.Output(), body, code, false, json),
+				Method: md, FullMethod: "/" + string(sd.FullName()) + "/" + string(md.Name()), Binding: j, Request: req, Response: render.NewResponse(md.Output(), body, code, false, json),
 			}})
 		}
 	}

@@ -70,10 +70,11 @@ type Route struct {
 // A Rule is one google.api.http rule of a method, as the gateway planned
 // it.
 type Rule struct {
-	Method   protoreflect.MethodDescriptor
-	Binding  int // 0 for the rule itself, i for its i-th additional binding
-	Request  *bind.Request
-	Response *render.Response
+	Method     protoreflect.MethodDescriptor
+	FullMethod string // the gateway's name of Method, "/pkg.Service/Method"
+	Binding    int    // 0 for the rule itself, i for its i-th additional binding
+	Request    *bind.Request
+	Response   *render.Response
 }
 
 // Build returns the document of routes, in compact JSON. It does not depend on

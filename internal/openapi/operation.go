@@ -41,7 +41,7 @@ func (b *builder) operation(op *Operation, r *Route, p *openPath) {
 	sd := md.Parent()
 	op.Tags = b.tags(sd.(protoreflect.ServiceDescriptor))
 	op.Summary, op.Description = b.comment(md).split()
-	op.GRPCMethod = string(sd.FullName()) + "/" + string(md.Name())
+	op.GRPCMethod = strings.TrimPrefix(rule.FullMethod, "/")
 	if opts, ok := md.Options().(*descriptorpb.MethodOptions); ok && opts.GetDeprecated() {
 		op.Deprecated = true
 	}
