@@ -122,7 +122,8 @@ func newDocument(routes []Route, opts Options, w int) *Document {
 	for i := range routes {
 		r := &routes[i]
 		path := shapes.path(r.Template)
-		for _, method := range operationMethods(r.Method) {
+		var one [1]string
+		for _, method := range operationMethods(r.Method, &one) {
 			op := &ops[len(jobs)]
 			op.OperationID = ids.id(i, method, r.Method == "*")
 			jobs = append(jobs, operationJob{op, r, path})
@@ -205,12 +206,9 @@ func workers(n int) int {
 // countOperations returns how many operations routes have.
 func countOperations(routes []Route) int {
 	n := 0
+	var one [1]string
 	for i := range routes {
-		if routes[i].Method == "*" {
-			n += len(apiMethods)
-		} else {
-			n++
-		}
+		n += len(operationMethods(routes[i].Method, &one))
 	}
 	return n
 }
@@ -270,12 +268,14 @@ func compareRouteKeys(a, b routeKey) int {
 }
 
 // operationMethods returns the OpenAPI methods of an HTTP method: "*"
-// stands for the five that carry APIs.
-func operationMethods(method string) []string {
+// stands for the five that carry APIs; any other is itself, in one (the
+// caller's, so that naming a route's methods allocates nothing).
+func operationMethods(method string, one *[1]string) []string {
 	if method == "*" {
 		return apiMethods
 	}
-	return []string{method}
+	one[0] = method
+	return one[:]
 }
 
 var apiMethods = []string{"GET", "PUT", "POST", "DELETE", "PATCH"}
