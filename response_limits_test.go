@@ -146,21 +146,6 @@ func (oversizedWatch) Watch(_ *confv1.Probe, stream grpc.ServerStreamingServer[c
 	return stream.Send(&confv1.Probe{Name: "big", Blob: make([]byte, 5<<20)})
 }
 
-// TestStreamMessageTooLarge: a server stream's message over the limit
-// ends the stream with the "response too large" error, in-band after the
-// messages before it.
-func TestStreamMessageTooLarge(t *testing.T) {
-	t.Parallel()
-	gw := protorest.NewGateway()
-	confv1.RegisterProbesServer(gw, oversizedWatch{})
-	r := do(t, gw, "GET", "/v1/watch/w", "")
-	lines := strings.Split(strings.TrimSpace(r.body), "\n")
-	if r.code != 200 || len(lines) != 2 || !strings.HasPrefix(lines[0], `{"result":{"name":"small"`) ||
-		lines[1] != `{"error":{"code":13,"message":"response too large: larger than the limit of 4 MiB","details":[]}}` {
-		t.Errorf("%d, %d bytes: %.300s", r.code, len(r.body), r.body)
-	}
-}
-
 // heedlessWatch sends a message over the limit between two small ones,
 // paying no heed to the error of the one that fails.
 type heedlessWatch struct {
@@ -168,24 +153,31 @@ type heedlessWatch struct {
 }
 
 func (heedlessWatch) Watch(_ *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
-	stream.Send(&confv1.Probe{Name: "first"})
+	stream.Send(&confv1.Probe{Name: "small"})
 	stream.Send(&confv1.Probe{Name: "big", Blob: make([]byte, 5<<20)})
 	stream.Send(&confv1.Probe{Name: "after"})
 	return nil
 }
 
-// TestStreamMessageLost: a message that cannot be sent ends the stream
-// with its error, even when the method goes on sending and returns OK:
-// the client never sees a stream with a message missing from it.
-func TestStreamMessageLost(t *testing.T) {
+// TestStreamMessageTooLarge: a server stream's message over the limit
+// ends the stream with the "response too large" error, in-band after the
+// messages before it; so it does when the method pays no heed to the
+// error and goes on sending and returns OK: the client never sees a
+// stream with a message missing from it.
+func TestStreamMessageTooLarge(t *testing.T) {
 	t.Parallel()
-	gw := protorest.NewGateway()
-	confv1.RegisterProbesServer(gw, heedlessWatch{})
-	r := do(t, gw, "GET", "/v1/watch/w", "")
-	lines := strings.Split(strings.TrimSpace(r.body), "\n")
-	if r.code != 200 || len(lines) != 2 || !strings.HasPrefix(lines[0], `{"result":{"name":"first"`) ||
-		lines[1] != `{"error":{"code":13,"message":"response too large: larger than the limit of 4 MiB","details":[]}}` {
-		t.Errorf("%d, %d bytes: %.300s", r.code, len(r.body), r.body)
+	for name, impl := range map[string]confv1.ProbesServer{"returns the error": oversizedWatch{}, "heedless": heedlessWatch{}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			gw := protorest.NewGateway()
+			confv1.RegisterProbesServer(gw, impl)
+			r := do(t, gw, "GET", "/v1/watch/w", "")
+			lines := strings.Split(strings.TrimSpace(r.body), "\n")
+			if r.code != 200 || len(lines) != 2 || !strings.HasPrefix(lines[0], `{"result":{"name":"small"`) ||
+				lines[1] != `{"error":{"code":13,"message":"response too large: larger than the limit of 4 MiB","details":[]}}` {
+				t.Errorf("%d, %d bytes: %.300s", r.code, len(r.body), r.body)
+			}
+		})
 	}
 }
 
