@@ -376,9 +376,6 @@ func jsonEqual(t testing.TB, got any, want string) bool {
 	return string(a) == string(b)
 }
 
-// BenchmarkBuild builds the document of 5,000 routes (the shop's rules
-// under 500 prefixes, each its own path): the cost of the first request
-// for the document after the routes change. Issue 14 asks for under 100 ms.
 // distinctRoutes returns the shop's rules in n packages of their own,
 // under n prefixes: routes that share no descriptors.
 func distinctRoutes(t testing.TB, n int) []Route {
@@ -393,13 +390,15 @@ func distinctRoutes(t testing.TB, n int) []Route {
 }
 
 // TestBuildParallel: a document built by several goroutines is the
-// document one builds. The routes of a
-// package fall to two builders at some boundaries, so both build its
-// components.
+// document one builds. The routes of a package fall to two builders at
+// some boundaries, so both build its components.
 func TestBuildParallel(t *testing.T) {
 	t.Parallel()
 	routes := distinctRoutes(t, 40)
-	routes = append(routes, shopRoutes(t, nil)...) // a path and method two routes claim
+	// The shop's rules twice: each of their paths and methods is claimed
+	// by two routes, the first of which has it.
+	routes = append(routes, shopRoutes(t, nil)...)
+	routes = append(routes, shopRoutes(t, nil)...)
 	opts := Options{JSON: protojson.MarshalOptions{EmitUnpopulated: true}}
 	want := encodeDocument(newDocument(routes, opts, 1))
 	for _, w := range []int{2, 3, 7} {
@@ -412,6 +411,12 @@ func TestBuildParallel(t *testing.T) {
 	}
 }
 
+// BenchmarkBuild builds the document of 5,000 routes (the shop's rules
+// under 500 prefixes, each its own path): the cost of the first request
+// for the document after the routes change. Issue 14 asks for under 100 ms.
+//
+// From 500 operations on, a build's operations are built by GOMAXPROCS
+// goroutines (see workers): -cpu 1 measures one.
 func BenchmarkBuild(b *testing.B) {
 	shop := shopRoutes(b, nil)
 	var routes []Route
