@@ -81,13 +81,13 @@
 //   - Trailing slashes are ignored (/v1/books/ is /v1/books), unless
 //     WithStrictTrailingSlash.
 //   - A ":suffix" in the last segment is a verb only when some template
-//     registers that verb; otherwise it is data ("abc:zzz"). Only the
-//     last colon can start a verb: POST /v1/probes/a:b:archive is the
-//     verb "archive" on "probes/a:b".
-//   - A verb is one literal, as google/api/http.proto says: a template
-//     such as /v1/{id}:custom:custom, which grpc-gateway serves with the
-//     verb "custom:custom", fails registration with an error that
-//     suggests the rewrite (one verb, such as :custom-custom).
+//     registers that verb; otherwise it is data ("abc:zzz"). When several
+//     registered verbs end the segment, the longest wins: with :archive
+//     registered, POST /v1/probes/a:b:archive is the verb "archive" on
+//     "probes/a:b".
+//   - A verb may contain ":" (/v1/{id}:custom:custom, the verb
+//     "custom:custom"), as grpc-gateway serves it. google/api/http.proto
+//     allows one literal; this is a deliberate leniency, for migration.
 //   - Literals match the raw, percent-encoded request path, so %2F inside
 //     a segment never splits it. A one-segment variable is then fully
 //     decoded (%2F becomes /); a multi-segment one keeps %2F encoded by

@@ -219,18 +219,13 @@ func (p *parser) fieldPath() ([]string, error) {
 	}
 }
 
-// verb parses a Verb; p.s[p.i] is ':'. The verb is one non-empty LITERAL.
-// A verb of several ':'-separated literals ("custom:custom"), which
-// grpc-gateway accepts, is an error that says how to rewrite the rule.
+// verb parses a Verb; p.s[p.i] is ':'. Each ':'-separated part must be a
+// non-empty LITERAL.
 func (p *parser) verb() error {
 	start := p.i + 1
-	colon := -1 // offset of a second ':'
 	for p.i < len(p.s) {
 		if p.s[p.i] != ':' {
 			return p.unexpected(p.i, " in verb")
-		}
-		if p.i >= start && colon < 0 {
-			colon = p.i
 		}
 		p.i++
 		part := p.i
@@ -244,13 +239,7 @@ func (p *parser) verb() error {
 			return p.fail(p.i, "empty verb")
 		}
 	}
-	verb := p.s[start:]
-	if colon >= 0 {
-		return p.fail(colon, "verb "+strconv.Quote(verb)+` contains ":": a verb is one literal; `+
-			"rewrite the rule with one, such as "+strconv.Quote(p.s[:start]+strings.ReplaceAll(verb, ":", "-"))+
-			" (clients then send that verb)")
-	}
-	p.t.Verb = verb
+	p.t.Verb = p.s[start:]
 	return nil
 }
 

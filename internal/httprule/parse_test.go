@@ -68,6 +68,12 @@ func TestParse(t *testing.T) {
 		}},
 		{"verb after star", "/a/*:go", Template{Segments: segs(lit("a"), star), Verb: "go"}},
 		{"verb after deep", "/a/**:go", Template{Segments: segs(lit("a"), deep), Verb: "go"}},
+		{"verb with colons", "/v1/{uuid}:custom:custom", Template{
+			Segments:  segs(lit("v1"), star),
+			Variables: vars(bind("uuid", 1, 2, false)),
+			Verb:      "custom:custom",
+		}},
+		{"verb with three parts", "/v1/x:a:b:c", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a:b:c"}},
 		{"deep at root", "/**", Template{Segments: segs(deep)}},
 		{"deep variable", "/v1/{name=**}", Template{
 			Segments:  segs(lit("v1"), deep),
@@ -176,11 +182,6 @@ func TestParseError(t *testing.T) {
 		{"/{x}:", 6, "empty verb"},
 		{"/v1/x::a", 7, "empty verb"},
 		{"/v1/x:a:", 9, "empty verb"},
-		// A verb is one literal (C229): grpc-gateway's "custom:custom" is
-		// rejected, with the rewrite to make.
-		{"/v1/{uuid}:custom:custom", 18, `verb "custom:custom" contains ":": a verb is one literal; rewrite the rule with one, such as "/v1/{uuid}:custom-custom"`},
-		{"/v1/x:a:b:c", 8, `verb "a:b:c" contains ":"`},
-		{"/v1/x:a:b/c", 10, `unexpected "/" in verb`},
 		{"/a:b/c", 5, `unexpected "/" in verb`},
 		{"/a:/c", 4, `unexpected "/" in verb`},
 		{"/a:{b}", 4, `unexpected "{" in verb`},
@@ -240,7 +241,7 @@ func TestTemplateString(t *testing.T) {
 			Segments:  segs(lit("a")),
 			Variables: vars(bind("x.y", 0, 1, false)),
 		}, "/{x.y=a}"},
-		{"verb", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a"}, "/v1/x:a"},
+		{"verb", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a:b"}, "/v1/x:a:b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

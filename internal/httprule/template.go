@@ -1,13 +1,14 @@
 // Package httprule parses and validates google.api.http path templates.
 //
-// The grammar is google/api/http.proto's:
+// The grammar (from google/api/http.proto, with the extensions protorest
+// serves for grpc-gateway users, see PROFILE.md):
 //
 //	Template  = "/" | "/" Segments [ Verb ] ;
 //	Segments  = Segment { "/" Segment } ;
 //	Segment   = "*" | "**" | LITERAL | Variable ;
 //	Variable  = "{" FieldPath [ "=" Segments ] "}" ;
 //	FieldPath = IDENT { "." IDENT } ;
-//	Verb      = ":" LITERAL ;
+//	Verb      = ":" LITERAL { ":" LITERAL } ;
 //	LITERAL   = 1*( any byte except "/" ":" "{" "}" "*" ) ;
 //	IDENT     = 1*( "A"…"Z" | "a"…"z" | "0"…"9" | "_" ) ;
 //

@@ -49,15 +49,16 @@
 //
 // # Verbs
 //
-// The tree remembers the verbs its templates use; a verb is one literal,
-// without ":". When the text after the last colon of the last segment is
-// a registered verb, it is the request's verb and is removed, with its
-// colon, from the segment. Any other colon is data: an unregistered
-// suffix such as :zzz, a colon in an earlier segment, and an encoded
-// colon (%3A) never start a verb. An entry matches only requests whose
-// verb equals its template's verb, so with :archive registered,
-// GET /v1/probes/abc:archive does not match /v1/probes/{name}. The verb
-// is found after trailing slashes are dropped.
+// The tree remembers the verbs its templates use. When the last segment
+// ends with ":" followed by a registered verb, that suffix is the
+// request's verb and is removed from the segment; if several registered
+// verbs end the segment (verbs may contain ":"), the longest wins. Any
+// other colon is data: an unregistered suffix such as :zzz, a colon in an
+// earlier segment, and an encoded colon (%3A) never start a verb. An entry
+// matches only requests whose verb equals its template's verb, so with
+// :archive registered, GET /v1/probes/abc:archive does not match
+// /v1/probes/{name}. The verb is found after trailing slashes are
+// dropped.
 //
 // # Precedence
 //

@@ -74,12 +74,13 @@ var fixtureD = []rule{
 	{"POST", "/{name=**}:do", "DoAnything"},
 }
 
-// fixtureExtra holds templates the fixtures lack: the root, a verb after
-// a variable, a "**" inside a variable followed by literals, and several
+// fixtureExtra holds templates the fixtures lack: the root, verbs that
+// contain ":", a "**" inside a variable followed by literals, and several
 // suffixes under one "**".
 var fixtureExtra = []rule{
 	{"GET", "/", "Root"},
 	{"POST", "/x/{uuid}:custom", "Custom"},
+	{"POST", "/x/{uuid}:custom:custom", "CustomCustom"},
 	{"GET", "/a/{x=b/*/**/y/z}/foo", "DeepSuffix"},
 	{"GET", "/d/{p=**}/m", "DeepM"},
 	{"GET", "/d/{p=**}/m/n", "DeepMN"},

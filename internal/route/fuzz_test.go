@@ -233,7 +233,7 @@ func FuzzMatch(f *testing.F) {
 		{"GET", "/c//x"},
 		{"POST", "/:do"},
 		{"PUT", "/d/1/m/n"},
-		{"POST", "/x/a:b:custom"},
+		{"POST", "/x/a:b:custom:custom"},
 		{"GET", "/a/b/1/2/y/z/foo"},
 		{"HEAD", "//"},
 		{"GET", "/v1/files/a%2Fb//c/"},

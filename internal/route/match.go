@@ -158,16 +158,21 @@ func (t *Tree[V]) split(path string) (p, verb string, ok bool) {
 		}
 		path = path[:i]
 	}
-	if t.verbs == nil {
+	if t.maxVerb == 0 {
 		return path, "", true
 	}
-	// The verb is what follows the last colon of the last segment, if a
-	// template registers it.
+	// The verb is the longest registered suffix of the last segment that
+	// follows a colon, so try the colons from left to right, skipping the
+	// suffixes that are too long to be verbs.
 	last := strings.LastIndexByte(path, '/') + 1
-	if c := strings.LastIndexByte(path[last:], ':'); c >= 0 {
-		c += last
-		if _, ok := t.verbs[path[c+1:]]; ok {
-			return path[:c], path[c+1:], true
+	for i := max(last, len(path)-t.maxVerb-1); i < len(path); i++ {
+		j := strings.IndexByte(path[i:], ':')
+		if j < 0 {
+			break
+		}
+		i += j
+		if _, ok := t.verbs[path[i+1:]]; ok {
+			return path[:i], path[i+1:], true
 		}
 	}
 	return path, "", true

@@ -177,8 +177,8 @@ func TestMatchFixtureCD(t *testing.T) {
 	})
 }
 
-// TestMatchExtra covers the root template, colons before a verb and "**"
-// followed by literals.
+// TestMatchExtra covers the root template, verbs that contain ":" and
+// "**" followed by literals.
 func TestMatchExtra(t *testing.T) {
 	t.Parallel()
 	tree := newTree(t, false, fixtureExtra)
@@ -187,8 +187,9 @@ func TestMatchExtra(t *testing.T) {
 		{name: "root, empty path", method: "GET", path: "", want: "Root"},
 		{name: "root, all slashes", method: "GET", path: "///", want: "Root"},
 		{name: "root 405", method: "POST", path: "/", allowed: []string{"GET"}},
-		{name: "verb", method: "POST", path: "/x/abc:custom", want: "Custom", vars: vs{"uuid": "abc"}},
-		{name: "only the last colon is the verb", method: "POST", path: "/x/abc:custom:custom", want: "Custom", vars: vs{"uuid": "abc:custom"}},
+		{name: "longest verb wins", method: "POST", path: "/x/abc:custom:custom", want: "CustomCustom", vars: vs{"uuid": "abc"}},
+		{name: "shorter verb", method: "POST", path: "/x/abc:custom", want: "Custom", vars: vs{"uuid": "abc"}},
+		{name: "verb with colon, data before", method: "POST", path: "/x/a:b:custom:custom", want: "CustomCustom", vars: vs{"uuid": "a:b"}},
 		{name: "unregistered part of verb", method: "POST", path: "/x/a:zz:custom", want: "Custom", vars: vs{"uuid": "a:zz"}},
 		{name: "deep inside variable with suffix", method: "GET", path: "/a/b/1/2/3/y/z/foo", want: "DeepSuffix", vars: vs{"x": "b/1/2/3/y/z"}},
 		{name: "deep inside variable, one segment", method: "GET", path: "/a/b/1/2/y/z/foo", want: "DeepSuffix", vars: vs{"x": "b/1/2/y/z"}},

@@ -32,8 +32,10 @@ type Tree[V any] struct {
 
 	root node[V]
 
-	// verbs is the set of verbs that templates use; see Tree.split.
-	verbs map[string]struct{}
+	// verbs is the set of verbs that templates use, and maxVerb the length
+	// of the longest; see Tree.split.
+	verbs   map[string]struct{}
+	maxVerb int
 }
 
 // Entry is one route: requests with Method whose path matches Template
@@ -145,6 +147,7 @@ func (t *Tree[V]) Add(e *Entry[V]) error {
 			t.verbs = make(map[string]struct{})
 		}
 		t.verbs[v] = struct{}{}
+		t.maxVerb = max(t.maxVerb, len(v))
 	}
 	return nil
 }
@@ -194,8 +197,8 @@ func validate[V any](e *Entry[V]) error {
 		return bad("no method")
 	}
 	tmpl := e.Template
-	if strings.ContainsAny(tmpl.Verb, "/:") {
-		return bad("verb %q contains %q or %q", tmpl.Verb, "/", ":")
+	if strings.Contains(tmpl.Verb, "/") {
+		return bad("verb %q contains %q", tmpl.Verb, "/")
 	}
 	deep := -1
 	for i, s := range tmpl.Segments {
