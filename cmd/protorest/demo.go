@@ -192,12 +192,12 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 
 // demoCommands are the commands printDemoHelp suggests, $HTTP standing
 // for the HTTP/JSON base URL and $GRPC_PORT for the gRPC port. Each works
-// as printed against the demo's data (the shelves are shelves/fiction and
-// shelves/poetry): scripts/e2e.sh runs every one of them, but the "open"
-// of the page, and fails on an HTTP error.
+// as printed on a machine with Go and curl, against the demo's data (the
+// shelves are shelves/fiction and shelves/poetry): scripts/e2e.sh runs
+// every one of them, and fails on an HTTP error.
 var demoCommands = []string{
 	`curl -X POST -d '{"msg":"hello"}' -i $HTTP/api/v1/example/upper`,
-	`grpcurl -plaintext -d '{"msg": "hello"}' localhost:$GRPC_PORT example.v1.MySvc/Upper`,
+	`go run github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4 -plaintext -d '{"msg": "hello"}' localhost:$GRPC_PORT example.v1.MySvc/Upper`,
 	`curl -X POST -d '{"msg":"hello"}' $HTTP/api/v1/example/echo`,
 	`curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' $HTTP/api/v1/example/echo | od -c`,
 	`curl -i $HTTP/v1/books/dune`,
@@ -208,18 +208,28 @@ var demoCommands = []string{
 	`curl -N -H 'Accept: text/event-stream' '$HTTP/api/v1/example/watch?count=3&intervalMs=300'`,
 	`printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - $HTTP/api/v1/example/chat`,
 	`curl $HTTP/files/readme.txt`,
-	`open $HTTP/ui/`,
 	`curl $HTTP/openapi.json`,
 	`curl $HTTP/openapi.yaml`,
-	`open $HTTP/docs/`,
 }
 
-// printDemoHelp prints the demo's addresses and demoCommands to try.
+// demoPages are the pages printDemoHelp suggests opening in a browser,
+// each with what it shows; scripts/e2e-browser.sh loads them.
+var demoPages = [][2]string{
+	{`$HTTP/docs/`, "the API's documentation, with Try-it"},
+	{`$HTTP/ui/`, "a page that consumes the streams (SSE, WebSocket)"},
+}
+
+// printDemoHelp prints the demo's addresses, demoCommands to try and
+// demoPages to open.
 func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
 	fmt.Fprintf(w, "protorest demo\n  gRPC      %s  (reflection and health on)\n  HTTP/JSON %s\n\nTry:\n", grpcAddr, httpAddr)
 	r := strings.NewReplacer("$HTTP", "http://localhost:"+port(httpAddr), "$GRPC_PORT", port(grpcAddr))
 	for _, c := range demoCommands {
 		fmt.Fprintf(w, "  %s\n", r.Replace(c))
+	}
+	fmt.Fprintf(w, "\nIn a browser:\n")
+	for _, p := range demoPages {
+		fmt.Fprintf(w, "  %-32s %s\n", r.Replace(p[0]), p[1])
 	}
 }
 
