@@ -5,8 +5,8 @@
 # interleaved passes: each pass runs every benchmark once (-count 1), so
 # that on a noisy machine a slow minute spreads over all benchmarks
 # instead of spoiling one. Then it summarises each module with benchstat
-# and writes the generated section of BENCHMARKS.md and bench/chart.png
-# (bench/cmd/benchreport).
+# and writes the generated section of docs/benchmarks.md and its chart,
+# docs/benchmarks.png (bench/cmd/benchreport).
 #
 #   COUNT      passes (default 10, at least 5)
 #   BENCHTIME  -benchtime of every benchmark (default 0.3s: a full run of
@@ -14,7 +14,7 @@
 #   BENCH      -bench pattern, for a partial run (default: all)
 #   RESULTS    where raw results go (default bench/results, ignored by git)
 #   REPORT     0 to skip writing the report; MD and CHART name its files
-#              (default BENCHMARKS.md and bench/chart.png)
+#              (default docs/benchmarks.md and docs/benchmarks.png)
 #
 # The test binaries are built once, before the first pass, so that every
 # pass measures the same code even while the tree is being edited.
@@ -30,8 +30,8 @@ BENCHTIME=${BENCHTIME:-0.3s}
 BENCH=${BENCH:-.}
 RESULTS=${RESULTS:-bench/results}
 REPORT=${REPORT:-1}
-MD=${MD:-BENCHMARKS.md}
-CHART=${CHART:-bench/chart.png}
+MD=${MD:-docs/benchmarks.md}
+CHART=${CHART:-docs/benchmarks.png}
 bench_check_count bench.sh
 
 mkdir -p "$RESULTS"

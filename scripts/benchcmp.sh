@@ -23,11 +23,11 @@
 #                old/run.txt new/run.txt      each side's description
 #                old/bin new/bin              each side's binaries
 #                log.txt                      every binary's whole output
-#   REPORT     1 to write the generated section of BENCHMARKS.md and
-#              bench/chart.png from NEW's results, with NEW's
+#   REPORT     1 to write the generated section of docs/benchmarks.md and
+#              docs/benchmarks.png from NEW's results, with NEW's
 #              bench/cmd/benchreport, as scripts/bench.sh does (default 0);
-#              MD and CHART name its files (default BENCHMARKS.md and
-#              bench/chart.png, in this checkout)
+#              MD and CHART name its files (default docs/benchmarks.md
+#              and docs/benchmarks.png, in this checkout)
 #
 # The worktrees are removed on exit; the binaries stay in RESULTS.
 set -euo pipefail
@@ -42,8 +42,8 @@ BENCHTIME=${BENCHTIME:-0.3s}
 BENCH=${BENCH:-.}
 RESULTS=${RESULTS:-bench/results/cmp}
 REPORT=${REPORT:-0}
-MD=${MD:-BENCHMARKS.md}
-CHART=${CHART:-bench/chart.png}
+MD=${MD:-docs/benchmarks.md}
+CHART=${CHART:-docs/benchmarks.png}
 bench_check_count benchcmp.sh
 
 declare -A rev

@@ -308,10 +308,10 @@ func TestSplice(t *testing.T) {
 func TestReportAndChart(t *testing.T) {
 	res := parsed(t)
 	meta := MetaFrom(res)
-	meta.ChartLink = "bench/chart.png"
+	meta.ChartLink = "benchmarks.png"
 	md := Report(res, meta)
 	for _, want := range []string{
-		"Test CPU @ 1 GHz", "go1.99", "`-benchtime 0.1s`", "![", "(bench/chart.png)",
+		"Test CPU @ 1 GHz", "go1.99", "`-benchtime 0.1s`", "![", "(benchmarks.png)",
 		"| GetBook | 1.00 µs | 3.00 µs | 1.00 µs |",
 		"| ListItems-500 | 0.20× | 0.30× | — | — | 0.50× | 1.80× |",
 	} {

@@ -2,10 +2,10 @@
 // (Go benchmark format: the core module's benchmarks, the benchmark
 // suite's, and the run's description as configuration lines), and writes
 // the medians, ratios and issue 5's targets into the generated section of
-// BENCHMARKS.md, between <!-- bench:begin --> and <!-- bench:end -->, and
-// a bar chart of the in-process peers as a PNG.
+// docs/benchmarks.md, between <!-- bench:begin --> and <!-- bench:end -->,
+// and a bar chart of the in-process peers as a PNG.
 //
-//	go run ./cmd/benchreport -md ../BENCHMARKS.md -chart chart.png results/*.txt
+//	go run ./cmd/benchreport -md ../docs/benchmarks.md -chart ../docs/benchmarks.png results/*.txt
 package main
 
 import (
@@ -16,10 +16,10 @@ import (
 )
 
 func main() {
-	md := flag.String("md", "BENCHMARKS.md", "the Markdown file whose generated section to write; empty: print the section")
+	md := flag.String("md", "../docs/benchmarks.md", "the Markdown file whose generated section to write; empty: print the section")
 	chart := flag.String("chart", "", "the PNG to draw the chart into, linked from -md; empty: no chart")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: benchreport [-md BENCHMARKS.md] [-chart chart.png] results.txt...\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: benchreport [-md ../docs/benchmarks.md] [-chart ../docs/benchmarks.png] results.txt...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()

@@ -54,7 +54,7 @@ func MetaFrom(res *Results) Meta {
 	}
 }
 
-// Report is the Markdown of the generated section of BENCHMARKS.md (the
+// Report is the Markdown of the generated section of docs/benchmarks.md (the
 // text between the markers).
 func Report(res *Results, meta Meta) string {
 	v := View{res, benchPkg, -1}
@@ -303,7 +303,7 @@ func countNames(res *Results, pkgs []string) int {
 	return n
 }
 
-// The markers of the generated section of BENCHMARKS.md.
+// The markers of the generated section of docs/benchmarks.md.
 const (
 	beginMarker = "<!-- bench:begin -->"
 	endMarker   = "<!-- bench:end -->"
@@ -321,7 +321,7 @@ func Splice(doc, section string) (string, error) {
 	case i >= 0 && j > i:
 		return doc[:i] + block + doc[j+len(endMarker):], nil
 	case i >= 0 || j >= 0:
-		return "", fmt.Errorf("BENCHMARKS.md has one of %s and %s without the other, or in the wrong order", beginMarker, endMarker)
+		return "", fmt.Errorf("one of %s and %s without the other, or in the wrong order", beginMarker, endMarker)
 	}
 	lines := strings.SplitAfter(doc, "\n")
 	off, seenTitle := 0, false
