@@ -44,8 +44,9 @@
 //
 // ServeHTTP first passes the request through the edge: the admission
 // limits (URL size, header and query parameter counts) and, when they are
-// configured, CORS and compression. It then routes the request: the most specific template wins, whatever the registration
-// order, and r.Pattern is set to it for middleware. It negotiates the
+// configured, CORS and compression. It then routes the request: the most
+// specific template wins, whatever the registration order, and r.Pattern
+// is set to it for middleware. It negotiates the
 // request's format by Content-Type and the response's by Accept (JSON,
 // binary protobuf, a WithCodec type; Server-Sent Events or NDJSON for a
 // server stream), binds the body, the path variables and the query
