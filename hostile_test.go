@@ -198,7 +198,7 @@ func hostileShapes() []hostileShape {
 		{id: "J12", method: "POST", target: "/v1/probes", body: `{"name":"n","nope":1}`, status: 200, seen: method("CreateProbe", "n")},
 		{id: "J13/unknown name", method: "POST", target: "/v1/probes", body: `{"name":"n","colors":["NOPE"]}`, status: 200, seen: method("CreateProbe", "n")},
 		{id: "J13/number as string", method: "POST", target: "/v1/probes", body: `{"name":"n","colors":["1"]}`, status: 200, seen: method("CreateProbe", "n"),
-			diff: `"1" is an enum name that does not exist, which protojson with DiscardUnknown ignores, as protorest's decoder does (doc.go # Content types)`},
+			diff: `"1" is an enum name that does not exist, which protojson with DiscardUnknown ignores, as protorest's decoder does (docs/reference.md#content-types)`},
 		{id: "J14", method: "POST", target: "/v1/probes", body: `{"name":"n","blob":"` + strings.Repeat("QUJD", 3<<18) + `"}`, status: 200, mem: 5 * (3 << 20), memRemote: 8 * (3 << 20),
 			seen: func(t *testing.T, _ *hostileEnv, c hostileCall) {
 				if c.blob != 9<<18 {
@@ -237,7 +237,7 @@ func hostileShapes() []hostileShape {
 			body: "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + strings.Repeat("a", 3<<20) + "\r\n--x--\r\n", status: 400, code: codes.InvalidArgument, nc: true, mem: 12 << 20},
 		{id: "C4", method: "POST", target: "/v1/probes", header: []string{"Content-Type", ";;;="}, body: `{"name":"n"}`, status: 200, seen: method("CreateProbe", "n")},
 		{id: "C5", method: "POST", target: "/v1/probes", header: []string{"Content-Type", "application/grpc"}, body: "\x00\x00\x00\x00\x00", status: 400, code: codes.InvalidArgument, nc: true,
-			diff: "an unknown Content-Type is read as JSON (doc.go # Content types), so a gRPC frame is bad JSON: 400, no call; protorest serve sends application/grpc to its upstream as it is"},
+			diff: "an unknown Content-Type is read as JSON (docs/reference.md#content-types), so a gRPC frame is bad JSON: 400, no call; protorest serve sends application/grpc to its upstream as it is"},
 		{id: "C6/x-protobuf", method: "GET", target: "/v1/probes/abc", header: []string{"Accept", "application/x-protobuf"}, status: 200, check: contentType("application/x-protobuf")},
 		{id: "C6/no gRPC headers", method: "GET", target: "/v1/probes/abc", status: 200,
 			check: func(t *testing.T, _ *hostileEnv, r hostileResp) {
