@@ -255,20 +255,25 @@
 // built from its routes (not from the rules again): one operation per
 // rule and additional binding (operationId Service_Method, then _1,
 // _2…) and per custom route (HandleDocumentedPath gives one a summary);
-// path templates as OpenAPI paths ({name=shelves/*/books/*} is
-// /shelves/{name}/books/{name_1}); the query parameters the binder
-// accepts and no other; schemas in components.schemas by full proto
-// name, with the JSON options' names, enums and int64 strings; the
-// success status (WithSuccessStatus); google.rpc.Status for errors;
-// server streams per framing (envelope, NDJSON, SSE); google.api.HttpBody
-// as any content. Comments become summaries and descriptions when the
+// path templates as OpenAPI paths, the segments of a resource name named
+// by the google.api.resource pattern of the field's resource
+// ({name=shelves/*/books/*} is /shelves/{shelf}/books/{book} for the
+// pattern "shelves/{shelf}/books/{book}"), else each after the
+// collection before it, in the singular, and never as a query parameter
+// of the operation is; the query parameters the binder accepts and no
+// other; schemas in components.schemas by full proto name, with the JSON
+// options' names, enums and int64 strings; the success status
+// (WithSuccessStatus); google.rpc.Status for errors; server streams per
+// framing, Server-Sent Events first, then NDJSON, then grpc-gateway's
+// envelope under application/json; google.api.HttpBody as any content. Comments become summaries and descriptions when the
 // descriptors keep source info; generated Go code keeps none, and
 // WithOpenAPIComments lends it the comments of its .proto files compiled
 // with source info. The document is built on first use after
 // the routes change and cached; OpenAPIHandler serves it as JSON or YAML
 // with an ETag (304 on If-None-Match). WithOpenAPIInfo sets its title,
 // version and servers. Package docsui serves a documentation page of it
-// (Swagger UI, embedded), with Try-it on the gateway.
+// (Swagger UI, embedded), with Try-it on the gateway, which shows a
+// stream's messages as they arrive.
 //
 // # API changes
 //
