@@ -305,6 +305,19 @@ def wait_for(wd, limit_s, script, *args):
         time.sleep(0.05)
 
 
+EXISTS = "return !!document.querySelector(arguments[0])"
+TEXT = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
+
+
+def open_try_it(wd, op):
+    """Opens the operation that the CSS selector op selects and clicks
+    "Try it out", as a user does; Execute is then on the page."""
+    wd.click(op + " .opblock-summary-control")
+    wait_for(wd, TRY_IT_S, EXISTS, op + " .try-out__btn")
+    wd.click(op + " .try-out__btn")
+    wait_for(wd, TRY_IT_S, EXISTS, op + " .execute")
+
+
 def requested_urls(perf_log):
     """The URLs of every request the page made (DevTools
     Network.requestWillBeSent events in the performance log)."""
@@ -343,12 +356,8 @@ def check_docs(wd, base, screenshot):
 
     # Try-it: open the operation, "Try it out", "Execute"; the response
     # table shows the status the demo answered.
-    exists = "return !!document.querySelector(arguments[0])"
-    text = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
-    wd.click(LIST_SHELVES + " .opblock-summary-control")
-    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .try-out__btn")
-    wd.click(LIST_SHELVES + " .try-out__btn")
-    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .execute")
+    text = TEXT
+    open_try_it(wd, LIST_SHELVES)
     wd.click(LIST_SHELVES + " .execute")
     response = LIST_SHELVES + " .live-responses-table"
     status, waited = wait_for(wd, TRY_IT_S, text, response + " tr.response .response-col_status")
@@ -411,12 +420,8 @@ def check_docs_stream(wd, base):
     wd.get(base + "/docs/")
     ready, _ = wait_for(wd, DOCS_READY_S, "return document.body.dataset.docsReady === '1'")
     check("docs stream: Swagger UI draws the document", ready, True)
-    exists = "return !!document.querySelector(arguments[0])"
-    text = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
-    wd.click(WATCH + " .opblock-summary-control")
-    wait_for(wd, TRY_IT_S, exists, WATCH + " .try-out__btn")
-    wd.click(WATCH + " .try-out__btn")
-    wait_for(wd, TRY_IT_S, exists, WATCH + " .execute")
+    text = TEXT
+    open_try_it(wd, WATCH)
     wd.type(WATCH + ' tr[data-param-name="count"] input', "3")
     wd.type(WATCH + ' tr[data-param-name="intervalMs"] input', "1000")
     body = WATCH + " .live-responses-table .response-col_description pre"
