@@ -22,6 +22,10 @@
 //	…
 //	gw.HandlePath("GET", "/docs/{file=**}", docs.ServeHTTP)
 //
+// Try-it on a streaming operation (x-protorest-streaming) shows the
+// response as it arrives, not only when the stream ends: a small plugin,
+// streams.js, reads it for Swagger UI.
+//
 // Swagger UI is Apache-2.0 licensed; its LICENSE and NOTICE, and the
 // licenses of what its bundle contains, are in swagger-ui/.
 package docsui
@@ -55,13 +59,14 @@ const Version = "5.35.0"
 // forms.
 const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-//go:embed index.html docs.js swagger-ui/swagger-ui-bundle.js swagger-ui/swagger-ui.css swagger-ui/favicon-32x32.png
+//go:embed index.html docs.js streams.js swagger-ui/swagger-ui-bundle.js swagger-ui/swagger-ui.css swagger-ui/favicon-32x32.png
 var files embed.FS
 
 // served are the files beside the page, by the name the page uses, and
 // where they are embedded.
 var served = map[string]string{
 	"docs.js":              "docs.js",
+	"streams.js":           "streams.js",
 	"swagger-ui-bundle.js": "swagger-ui/swagger-ui-bundle.js",
 	"swagger-ui.css":       "swagger-ui/swagger-ui.css",
 	"favicon-32x32.png":    "swagger-ui/favicon-32x32.png",

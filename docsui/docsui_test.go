@@ -84,6 +84,7 @@ func TestHandler(t *testing.T) {
 			body: `<div id="swagger-ui" data-document="../../api/openapi.json">`},
 		{name: "page without its slash", path: "/api/docs?x=1", status: 301, location: "docs/?x=1"},
 		{name: "page script", path: "/api/docs/docs.js", status: 200, contentType: "text/javascript; charset=utf-8", body: "validatorUrl: null"},
+		{name: "streams plugin", path: "/api/docs/streams.js", status: 200, contentType: "text/javascript; charset=utf-8", body: "window.protorestStreams"},
 		{name: "bundle", path: "/api/docs/swagger-ui-bundle.js", status: 200, contentType: "text/javascript; charset=utf-8", body: "SwaggerUIBundle"},
 		{name: "stylesheet", path: "/api/docs/swagger-ui.css", status: 200, contentType: "text/css; charset=utf-8", body: ".swagger-ui"},
 		{name: "icon", path: "/api/docs/favicon-32x32.png", status: 200, contentType: "image/png", body: "PNG"},

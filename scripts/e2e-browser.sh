@@ -11,6 +11,10 @@
 # violation) and no request to another host (DevTools' network log), and
 # its Try-it on GET /v1/shelves gets a 200; a screenshot of it goes to
 # $DOCS_SCREENSHOT (DOCS_SCREENSHOT=docs/docs-page.png renews the README's).
+# Its Try-it on MySvc.Watch (count=3, a tick a second) asks for
+# text/event-stream and shows each tick as it arrives (the first alone),
+# not "can't parse JSON" at the end; with application/x-ndjson chosen,
+# the ticks one per line.
 # And the vendored Swagger UI is swagger-ui-dist's, downloaded again
 # (scripts/swaggerui.sh --check, with npm).
 #

@@ -2,7 +2,10 @@
 # End to end: the OpenAPI document of the demo, as served (GET
 # /openapi.json and /openapi.yaml, with its ETag and a 304), and as
 # `protorest openapi` writes it from the examples' .proto files, validates
-# with openapi-spec-validator from PyPI. (The Python peer's, as serve
+# with openapi-spec-validator from PyPI. Its paths name the segments of
+# the library's resource names as the resource patterns do
+# (/v1/shelves/{shelf}/books/{book}), and its watch stream lists
+# text/event-stream first. (The Python peer's, as serve
 # serves it, is checked by e2e-python.sh; kin-openapi checks the golden
 # documents in internal/tools/openapicheck.)
 #
@@ -12,7 +15,8 @@
 # (e2e/openapi/responses.py); and a client generated from the served
 # document by openapi-python-client, now (not committed: the generator's
 # reading of the live document is what is tested), does a
-# create/get/list/update/delete round trip (e2e/openapi/roundtrip.py).
+# create/get/list/update/delete round trip (e2e/openapi/roundtrip.py),
+# naming the path parameters.
 # openapi-core pins openapi-spec-validator below 0.9, so they have a venv
 # of their own.
 #
@@ -76,6 +80,19 @@ check "demo: 200 for another" "$(curl -s -o /dev/null -w '%{http_code}' -H 'If-N
 # The live document is the golden one (the tests keep them equal).
 check "demo: the live document is testdata/openapi/demo.json" \
   "$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1])) == json.load(open(sys.argv[2])))' "$work/demo.json" testdata/openapi/demo.json)" "True"
+
+# Segments named by the resource patterns (library.proto's
+# "shelves/{shelf}/books/{book}"), and the watch stream's media types, Server-Sent
+# Events first (Swagger UI's Try-it asks for it).
+contains "demo: the book's path names its segments {shelf} and {book}" \
+  "$("$py" -c 'import json,sys; print(sorted(json.load(open(sys.argv[1]))["paths"]))' "$work/demo.json")" \
+  "'/v1/shelves/{shelf}/books/{book}'"
+check "demo: GetBook's path parameters" \
+  "$("$py" -c 'import json,sys; op=json.load(open(sys.argv[1]))["paths"]["/v1/shelves/{shelf}/books/{book}"]["get"]; print([(p["name"], p["in"]) for p in op["parameters"]])' "$work/demo.json")" \
+  "[('shelf', 'path'), ('book', 'path')]"
+check "demo: the watch stream's media types, text/event-stream first" \
+  "$("$py" -c 'import json,sys; print(list(json.load(open(sys.argv[1]))["paths"]["/api/v1/example/watch"]["get"]["responses"]["200"]["content"]))' "$work/demo.json")" \
+  "['text/event-stream', 'application/x-ndjson', 'application/json']"
 
 # The demo's responses against its document (openapi-core).
 if "$pyc" e2e/openapi/responses.py "$H" >"$work/responses.out" 2>&1; then

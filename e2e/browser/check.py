@@ -133,6 +133,11 @@ class WebDriver:
         el = self.s("POST", "/element", {"using": "css selector", "value": css})
         self.s("POST", "/element/%s/click" % next(iter(el.values())), {})
 
+    def type(self, css, text):
+        """Types text into the first element that css selects."""
+        el = self.s("POST", "/element", {"using": "css selector", "value": css})
+        self.s("POST", "/element/%s/value" % next(iter(el.values())), {"text": text})
+
     def screenshot(self):
         return base64.b64decode(self.s("GET", "/screenshot"))
 
@@ -300,6 +305,19 @@ def wait_for(wd, limit_s, script, *args):
         time.sleep(0.05)
 
 
+EXISTS = "return !!document.querySelector(arguments[0])"
+TEXT = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
+
+
+def open_try_it(wd, op):
+    """Opens the operation that the CSS selector op selects and clicks
+    "Try it out", as a user does; Execute is then on the page."""
+    wd.click(op + " .opblock-summary-control")
+    wait_for(wd, TRY_IT_S, EXISTS, op + " .try-out__btn")
+    wd.click(op + " .try-out__btn")
+    wait_for(wd, TRY_IT_S, EXISTS, op + " .execute")
+
+
 def requested_urls(perf_log):
     """The URLs of every request the page made (DevTools
     Network.requestWillBeSent events in the performance log)."""
@@ -338,12 +356,8 @@ def check_docs(wd, base, screenshot):
 
     # Try-it: open the operation, "Try it out", "Execute"; the response
     # table shows the status the demo answered.
-    exists = "return !!document.querySelector(arguments[0])"
-    text = "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''"
-    wd.click(LIST_SHELVES + " .opblock-summary-control")
-    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .try-out__btn")
-    wd.click(LIST_SHELVES + " .try-out__btn")
-    wait_for(wd, TRY_IT_S, exists, LIST_SHELVES + " .execute")
+    text = TEXT
+    open_try_it(wd, LIST_SHELVES)
     wd.click(LIST_SHELVES + " .execute")
     response = LIST_SHELVES + " .live-responses-table"
     status, waited = wait_for(wd, TRY_IT_S, text, response + " tr.response .response-col_status")
@@ -376,6 +390,73 @@ def check_docs(wd, base, screenshot):
                                          ", ".join(sorted({urllib.parse.urlsplit(u).path for u in network}))))
 
 
+WATCH = '.opblock[id$="-MySvc_Watch"]'
+# Watches the body Try-it shows for a stream, each 20 ms: when each tick
+# (by its seq) first shows, and what shows at the end.
+WATCH_BODY = """
+const [css, want, done] = arguments;
+const t0 = performance.now(), first = {};
+const seqs = (text) => (text.match(/"seq":\\s*\\d+/g) || []).map((m) => Number(m.split(":")[1]));
+const poll = setInterval(() => {
+  const e = document.querySelector(css), text = e ? e.textContent : "";
+  for (const seq of seqs(text)) {
+    if (!(seq in first)) first[seq] = {ms: Math.round(performance.now() - t0), shown: seqs(text)};
+  }
+  if (want in first || performance.now() - t0 > 15000) {
+    clearInterval(poll);
+    done({first, text});
+  }
+}, 20);
+"""
+
+
+def check_docs_stream(wd, base):
+    """Try-it on MySvc.Watch (GET /api/v1/example/watch, count=3, a tick a
+    second): the docs page asks for the first media type the document
+    lists, text/event-stream, and shows each tick as it arrives, not
+    "can't parse JSON" at the end; with application/x-ndjson chosen, the
+    ticks one per line."""
+    wd.log("browser")
+    wd.get(base + "/docs/")
+    ready, _ = wait_for(wd, DOCS_READY_S, "return document.body.dataset.docsReady === '1'")
+    check("docs stream: Swagger UI draws the document", ready, True)
+    text = TEXT
+    open_try_it(wd, WATCH)
+    wd.type(WATCH + ' tr[data-param-name="count"] input', "3")
+    wd.type(WATCH + ' tr[data-param-name="intervalMs"] input', "1000")
+    body = WATCH + " .live-responses-table .response-col_description pre"
+    wd.click(WATCH + " .execute")
+    r = wd.js_async(WATCH_BODY, body, 3, timeout_s=20)
+    first = {int(k): v for k, v in r["first"].items()}
+    check("docs stream: Try-it shows the three ticks", sorted(first), [1, 2, 3])
+    if len(first) == 3:
+        info("ticks shown after %s ms" % ", ".join(str(first[k]["ms"]) for k in (1, 2, 3)))
+        # Ticks a second apart: the first shows alone, the third a second
+        # or more after it (2 s, less the first's wait to be seen).
+        if first[1]["shown"] == [1] and first[3]["ms"] - first[1]["ms"] >= 1000:
+            ok("docs stream: each tick shows as it arrives")
+        else:
+            fail("docs stream: each tick shows as it arrives", "got: %r" % r["first"])
+    final = wd.js(text, body)
+    check("docs stream: the body is the events, not \"can't parse JSON\"",
+          ("can't parse JSON" in final, final.startswith("id: 1\ndata: {"), "event: end" in final), (False, True, True))
+    check("docs stream: Try-it asked for text/event-stream",
+          "accept: text/event-stream" in wd.js(text, WATCH + " .curl-command").lower(), True)
+    headers = wd.js("return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent.trim())",
+                    WATCH + " .live-responses-table .headerline")
+    check("docs stream: the response is text/event-stream", "content-type: text/event-stream" in headers, True)
+
+    # The NDJSON framing: the ticks one per line.
+    wd.click(WATCH + ' select.content-type option[value="application/x-ndjson"]')
+    wd.click(WATCH + " .execute")
+    r = wd.js_async(WATCH_BODY, body, 3, timeout_s=20)
+    lines = wd.js(text, body).splitlines()
+    check("docs stream: NDJSON shows the ticks one per line",
+          ([json.loads(line).get("seq") for line in lines if line.startswith("{")], len(lines)), ([1, 2, 3], 3))
+    errors = ["%s: %s" % (e.get("level"), e.get("message")) for e in wd.log("browser") if e.get("level") == "SEVERE"]
+    check("docs stream: no JavaScript error, no CSP violation (console)", errors, [])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--webdriver", required=True)
@@ -397,6 +478,7 @@ def main():
         steps = [(f.__name__, f) for f in (check_page, check_incremental, check_error, check_websocket, check_cors,
                                             note_reconnect)]
         steps.append(("check_docs", lambda wd, base: check_docs(wd, base, a.screenshot)))
+        steps.append(("check_docs_stream", check_docs_stream))
         for name, step in steps:
             try:
                 step(wd, a.base)

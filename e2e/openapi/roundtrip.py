@@ -42,15 +42,17 @@ def main():
 
     client = Client(base_url=sys.argv[2])
 
-    # The shelf's name is the server's: shelves/{id}; its id goes in the
-    # paths ({name} is the id: the template is /v1/shelves/{name}).
+    # The shelf's name is the server's: shelves/{shelf}; its ID goes in the
+    # paths, as the parameter the resource pattern names: the template
+    # /v1/{name=shelves/*} is /v1/shelves/{shelf} (and a book's
+    # /v1/shelves/{shelf}/books/{book}). The calls name them.
     r = create_shelf.sync_detailed(client=client, body=LibraryV1Shelf(theme="Generated"))
     shelf = r.parsed
     check("CreateShelf: 200, a Shelf", (int(r.status_code), type(shelf).__name__), (200, "LibraryV1Shelf"))
     check("CreateShelf: its theme, a create time", (shelf.theme, shelf.create_time is not None), ("Generated", True))
     shelf_id = shelf.name.removeprefix("shelves/")
 
-    r = get_shelf.sync_detailed(shelf_id, client=client)
+    r = get_shelf.sync_detailed(shelf=shelf_id, client=client)
     check("GetShelf", (int(r.status_code), r.parsed.name, r.parsed.theme), (200, shelf.name, "Generated"))
 
     names, token, pages = [], None, 0
@@ -68,7 +70,7 @@ def main():
     labels["source"] = "openapi-python-client"
     book = LibraryV1Book(title="A generated book", author="Nobody here", page_count=12,
                          genre=LibraryV1BookGenre.POETRY, labels=labels)
-    r = create_book.sync_detailed(shelf_id, client=client, body=book, book_id="g1")
+    r = create_book.sync_detailed(shelf=shelf_id, client=client, body=book, book_id="g1")
     created = r.parsed
     check("CreateBook: 201, a Book", (int(r.status_code), type(created).__name__), (201, "LibraryV1Book"))
     check("CreateBook: what was sent",
@@ -76,26 +78,26 @@ def main():
           ("shelves/%s/books/g1" % shelf_id, "A generated book", "Nobody here", 12, LibraryV1BookGenre.POETRY,
            "openapi-python-client"))
 
-    r = get_book.sync_detailed(shelf_id, "g1", client=client)
+    r = get_book.sync_detailed(shelf=shelf_id, book="g1", client=client)
     check("GetBook", (int(r.status_code), r.parsed.title, r.parsed.genre), (200, "A generated book", LibraryV1BookGenre.POETRY))
 
-    r = list_books.sync_detailed(shelf_id, client=client)
+    r = list_books.sync_detailed(shelf=shelf_id, client=client)
     check("ListBooks", (int(r.status_code), [b.name for b in r.parsed.books]), (200, [created.name]))
 
-    r = update_book.sync_detailed(shelf_id, "g1", client=client, body=LibraryV1Book(title="Renamed", read=True),
+    r = update_book.sync_detailed(shelf=shelf_id, book="g1", client=client, body=LibraryV1Book(title="Renamed", read=True),
                                   update_mask="title,read")
     check("UpdateBook (updateMask title,read)", (int(r.status_code), r.parsed.title, r.parsed.read, r.parsed.author),
           (200, "Renamed", True, "Nobody here"))
 
-    r = delete_book.sync_detailed(shelf_id, "g1", client=client)
+    r = delete_book.sync_detailed(shelf=shelf_id, book="g1", client=client)
     check("DeleteBook", int(r.status_code), 200)
-    r = get_book.sync_detailed(shelf_id, "g1", client=client)
+    r = get_book.sync_detailed(shelf=shelf_id, book="g1", client=client)
     check("GetBook after DeleteBook: 404, a google.rpc.Status NOT_FOUND",
           (int(r.status_code), type(r.parsed).__name__, getattr(r.parsed, "code", None)), (404, "GoogleRpcStatus", 5))
 
-    r = delete_shelf.sync_detailed(shelf_id, client=client)
+    r = delete_shelf.sync_detailed(shelf=shelf_id, client=client)
     check("DeleteShelf", int(r.status_code), 200)
-    r = get_shelf.sync_detailed(shelf_id, client=client)
+    r = get_shelf.sync_detailed(shelf=shelf_id, client=client)
     check("GetShelf after DeleteShelf: 404", (int(r.status_code), isinstance(r.parsed, GoogleRpcStatus)), (404, True))
 
     print("roundtrip.py: %d passed, %d failed" % (tally.passed, tally.failed))

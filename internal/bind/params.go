@@ -2,6 +2,7 @@ package bind
 
 import (
 	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -50,6 +51,45 @@ func (q *Query) Params(protoNames bool) []QueryParam {
 	}
 	walk(q.root, []*msgPlan{q.root})
 	return out
+}
+
+// Binds reports whether Bind would set a field from a parameter called
+// name: one that is not ignored and resolves to a field that neither the
+// path nor the body binds (as Bind resolves names: JSON or proto names,
+// dotted). A document names its path parameters apart from these. It
+// resolves as resolve does, without making its errors.
+func (q *Query) Binds(name string) bool {
+	if q.bodyAll {
+		return false
+	}
+	if _, ignored := q.ignored.get(name); ignored {
+		return false
+	}
+	var buf [8]*fieldPlan
+	path := buf[:0]
+	p := q.root
+	for rest := name; len(path) < maxNameDepth; {
+		comp, more := rest, false
+		if i := strings.IndexByte(rest, '.'); i >= 0 {
+			comp, rest, more = rest[:i], rest[i+1:], true
+		}
+		fp, ok := p.names.get(comp)
+		if !ok {
+			return false
+		}
+		path = append(path, fp)
+		if q.boundAt(path, more) >= 0 {
+			return false
+		}
+		if !more {
+			return true
+		}
+		if fp.child == nil {
+			return false
+		}
+		p = fp.child
+	}
+	return false
 }
 
 // boundAlong reports whether path is a bound field, lies under one, or

@@ -92,6 +92,43 @@ func TestQueryParams(t *testing.T) {
 	}
 }
 
+// Binds says which names Bind would set a field from: every name Params
+// lists, the other naming too, and no name that is unknown, ignored or
+// bound.
+func TestQueryBinds(t *testing.T) {
+	t.Parallel()
+	fx := fixture()
+	bound := []*Field{boundPath(t, fx.probe, "name"), boundPath(t, fx.probe, "inner.s")}
+	for _, tt := range []struct {
+		name    string
+		opts    QueryOptions
+		bodyAll bool
+		want    map[string]bool
+	}{
+		{name: "default", want: map[string]bool{
+			"id": true, "displayName": true, "display_name": true, "inner.i": true, "payload.data": true,
+			"name": false, "inner.s": false, "inner": false, "nope": false, "inner.nope": false, "": false,
+		}},
+		{name: "unknown names ignored", opts: QueryOptions{IgnoreUnknown: true}, want: map[string]bool{"nope": false, "id": true}},
+		{name: "ignored", opts: QueryOptions{Ignored: []string{"id"}}, want: map[string]bool{"id": false, "i32": true}},
+		{name: "body star", bodyAll: true, want: map[string]bool{"id": false}},
+	} {
+		q := NewQuery(fx.probe, bound, tt.bodyAll, tt.opts)
+		for name, want := range tt.want {
+			if got := q.Binds(name); got != want {
+				t.Errorf("%s: Binds(%q) = %v, want %v", tt.name, name, got, want)
+			}
+		}
+		for _, protoNames := range []bool{false, true} {
+			for _, p := range q.Params(protoNames) {
+				if !q.Binds(p.Name) {
+					t.Errorf("%s: Params lists %q, which Binds denies", tt.name, p.Name)
+				}
+			}
+		}
+	}
+}
+
 // sampleValue is a query value that fd takes.
 func sampleValue(fd protoreflect.FieldDescriptor) string {
 	switch fd.Kind() {

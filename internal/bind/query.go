@@ -311,15 +311,24 @@ func (q *Query) resolve(path []*fieldPlan, name string) ([]*fieldPlan, error) {
 // bound field or under one, or, when the name is complete (!more), when
 // it contains one.
 func (q *Query) checkBound(name string, cur []*fieldPlan, more bool) error {
+	if i := q.boundAt(cur, more); i >= 0 {
+		return invalidArgument("query parameter " + quote(name) + " is not allowed: field " +
+			quote(q.boundNames[i]) + " is bound by the path or the body")
+	}
+	return nil
+}
+
+// boundAt returns the index of the bound path that makes cur fail
+// checkBound, or -1.
+func (q *Query) boundAt(cur []*fieldPlan, more bool) int {
 	for i, b := range q.bound {
 		n := min(len(b), len(cur))
 		if (len(cur) < len(b) && more) || !samePath(b[:n], cur[:n]) {
 			continue
 		}
-		return invalidArgument("query parameter " + quote(name) + " is not allowed: field " +
-			quote(q.boundNames[i]) + " is bound by the path or the body")
+		return i
 	}
-	return nil
+	return -1
 }
 
 func samePath(a, b []*fieldPlan) bool {

@@ -1,13 +1,11 @@
 package httprule
 
 import (
-	"fmt"
-
 	"google.golang.org/genproto/googleapis/api/annotations"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protorest/protorest/internal/descopt"
 )
 
 // FromMethod returns the google.api.http rule of a method, or nil. The
@@ -16,38 +14,22 @@ import (
 // compiled by protocompile or read from a descriptor set with their own
 // google/api/annotations.proto, and as unknown bytes when nothing
 // resolved the extension: the rule is read through its wire bytes,
-// whatever its Go type.
+// whatever its Go type (see descopt).
 func FromMethod(md protoreflect.MethodDescriptor) (*annotations.HttpRule, error) {
 	opts := md.Options()
 	if opts == nil {
 		return nil, nil
 	}
-	if mo, ok := opts.(*descriptorpb.MethodOptions); ok && !proto.HasExtension(mo, annotations.E_Http) && len(mo.ProtoReflect().GetUnknown()) == 0 {
-		return nil, nil
+	v, err := descopt.Extension[descriptorpb.MethodOptions](opts, ruleType, annotations.E_Http)
+	if v == nil {
+		return nil, err
 	}
-	b, err := proto.Marshal(opts)
-	if err != nil {
-		return nil, fmt.Errorf("google.api.http option: %w", err)
-	}
-	var mo descriptorpb.MethodOptions
-	if err := (proto.UnmarshalOptions{Resolver: ruleType}).Unmarshal(b, &mo); err != nil {
-		return nil, fmt.Errorf("google.api.http option: %w", err)
-	}
-	if !proto.HasExtension(&mo, annotations.E_Http) {
-		return nil, nil
-	}
-	return proto.GetExtension(&mo, annotations.E_Http).(*annotations.HttpRule), nil
+	return v.(*annotations.HttpRule), nil
 }
 
 // ruleType resolves the google.api.http extension, and no other, for
 // FromMethod.
-var ruleType = func() *protoregistry.Types {
-	t := new(protoregistry.Types)
-	if err := t.RegisterExtension(annotations.E_Http); err != nil {
-		panic(err)
-	}
-	return t
-}()
+var ruleType = descopt.Types(annotations.E_Http)
 
 // Pattern returns the HTTP method and path template of a rule.
 func Pattern(r *annotations.HttpRule) (method, path string) {

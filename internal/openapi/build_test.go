@@ -127,10 +127,21 @@ func shopRoutes(t testing.TB, status map[string]int) []Route {
 func shopRoutesIn(t testing.TB, pkg string, status map[string]int) []Route {
 	t.Helper()
 	src := strings.Replace(shopProto, "\npackage shop.v1;\n", "\npackage "+pkg+";\n", 1)
+	// Through bytes, as the gateway's descriptor sources do, so that the
+	// options are the generated types (protocompile's are dynamic).
+	fd := throughBytes(t, compileProto(t, "shop.proto", src), protoregistry.GlobalTypes)
+	return fileRoutes(t, fd, status)
+}
+
+// compileProto compiles the file name, whose source is src, with
+// protocompile, as protorest openapi --proto does: its options are
+// dynamic messages.
+func compileProto(t testing.TB, name, src string) protoreflect.FileDescriptor {
+	t.Helper()
 	compiler := protocompile.Compiler{
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
 			&protocompile.SourceResolver{
-				Accessor: protocompile.SourceAccessorFromMap(map[string]string{"shop.proto": src}),
+				Accessor: protocompile.SourceAccessorFromMap(map[string]string{name: src}),
 			},
 			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 				fd, err := protoregistry.GlobalFiles.FindFileByPath(path) // google/api
@@ -139,30 +150,47 @@ func shopRoutesIn(t testing.TB, pkg string, status map[string]int) []Route {
 		}),
 		SourceInfoMode: protocompile.SourceInfoStandard,
 	}
-	files, err := compiler.Compile(context.Background(), "shop.proto")
+	files, err := compiler.Compile(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Through bytes, as the gateway's descriptor sources do, so that the
-	// options are the generated types (protocompile's are dynamic).
-	data, err := proto.Marshal(protodesc.ToFileDescriptorProto(files[0]))
+	return files[0]
+}
+
+// throughBytes is fd written and read again, as the gateway's descriptor
+// sources read files, with the options' extensions resolved by types: as
+// the generated types with protoregistry.GlobalTypes, as unknown fields
+// with an empty resolver.
+func throughBytes(t testing.TB, fd protoreflect.FileDescriptor, types *protoregistry.Types) protoreflect.FileDescriptor {
+	t.Helper()
+	data, err := proto.Marshal(protodesc.ToFileDescriptorProto(fd))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fdp := new(descriptorpb.FileDescriptorProto)
-	if err := (proto.UnmarshalOptions{Resolver: protoregistry.GlobalTypes}).Unmarshal(data, fdp); err != nil {
+	if err := (proto.UnmarshalOptions{Resolver: types}).Unmarshal(data, fdp); err != nil {
 		t.Fatal(err)
 	}
-	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	out, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// fileRoutes plans the rules of the first service of fd as the gateway
+// does, with status for some methods' successes.
+func fileRoutes(t testing.TB, fd protoreflect.FileDescriptor, status map[string]int) []Route {
+	t.Helper()
 	sd := fd.Services().Get(0)
 	json := &codec.JSON{}
 	var routes []Route
 	for i := range sd.Methods().Len() {
 		md := sd.Methods().Get(i)
-		rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+		rule, err := httprule.FromMethod(md)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for j, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
 			method, path := rulePattern(r)
 			tmpl, err := httprule.Parse(path)
@@ -243,7 +271,7 @@ func TestBuild(t *testing.T) {
 	routes = append(routes, Route{Method: "GET", Template: mustParse(t, "/files/{id}"), Summary: "A file.", Description: "As it is."},
 		Route{Method: "GET", Template: mustParse(t, "/healthz")})
 	doc := decode(t, Build(routes, Options{Title: "Shop", Version: "1.2.3", Servers: []string{"/api"}, JSON: protojson.MarshalOptions{EmitUnpopulated: true}}))
-	item := "/paths/~1v1~1shops~1{name}~1items~1{name_1}"
+	item := "/paths/~1v1~1shops~1{shop}~1items~1{item}"
 	tests := []struct {
 		pointer string
 		want    string // the value as JSON
@@ -262,7 +290,7 @@ func TestBuild(t *testing.T) {
 		{"/paths/~1v1~1items~1{name}/get/operationId", `"Shop_GetItem_1"`},
 		{item + "/delete/deprecated", `true`},
 		// A template of the same shape takes the first one's names.
-		{item + "/patch/parameters/0", `{"name":"name","in":"path","required":true,"description":"` + "`item.name` is `shops/{name}/items/{name_1}`." + `","schema":{"type":"string"}}`},
+		{item + "/patch/parameters/0", `{"name":"shop","in":"path","required":true,"description":"` + "A segment of `item.name`, which is `shops/{shop}/items/{item}`." + `","schema":{"type":"string"}}`},
 
 		// Query parameters: what the binder takes (no map, no repeated message).
 		{item + "/get/parameters/2", `{"name":"withNotes","in":"query","schema":{"type":"boolean"}}`},
@@ -272,23 +300,23 @@ func TestBuild(t *testing.T) {
 
 		// Bodies: a field; "*" less what the path sets; none.
 		{item + "/patch/requestBody", `{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/shop.v1.Item"}}}}`},
-		{"/paths/~1v1~1shops~1{name}~1items/post/requestBody/content/application~1json/schema/properties/name", `null`},
-		{"/paths/~1v1~1shops~1{name}~1items/post/requestBody/content/application~1json/schema/properties/title/description", `"Its title."`},
-		{"/paths/~1v1~1shops~1{name}~1items/post/requestBody/content/application~1json/schema/required", `["title"]`},
+		{"/paths/~1v1~1shops~1{shop}~1items/post/requestBody/content/application~1json/schema/properties/name", `null`},
+		{"/paths/~1v1~1shops~1{shop}~1items/post/requestBody/content/application~1json/schema/properties/title/description", `"Its title."`},
+		{"/paths/~1v1~1shops~1{shop}~1items/post/requestBody/content/application~1json/schema/required", `["title"]`},
 		{item + "/get/requestBody", `null`},
 
 		// Responses: the success status, google.rpc.Status for errors.
-		{"/paths/~1v1~1shops~1{name}~1items/post/responses/201/content/application~1json/schema", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
+		{"/paths/~1v1~1shops~1{shop}~1items/post/responses/201/content/application~1json/schema", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
 		{item + "/delete/responses/204", `{"description":"No Content"}`},
 		{item + "/get/responses/default", `{"$ref":"#/components/responses/Error"}`},
 		{"/components/responses/Error/content/application~1json/schema", `{"$ref":"#/components/schemas/google.rpc.Status"}`},
-		{"/paths/~1v1~1shops~1{name}~1items~1{name_1}:picture/get/responses/200/content", `{"*/*":{}}`},
-		{"/paths/~1v1~1shops~1{name}~1items~1{name_1}:tags/get/responses/200/content/application~1json/schema", `{"type":"array","items":{"type":"string"}}`},
+		{"/paths/~1v1~1shops~1{shop}~1items~1{item}:picture/get/responses/200/content", `{"*/*":{}}`},
+		{"/paths/~1v1~1shops~1{shop}~1items~1{item}:tags/get/responses/200/content/application~1json/schema", `{"type":"array","items":{"type":"string"}}`},
 
 		// A server stream: one schema per framing.
-		{"/paths/~1v1~1shops~1{name}~1items~1{name_1}:watch/get/x-protorest-streaming", `"server"`},
-		{"/paths/~1v1~1shops~1{name}~1items~1{name_1}:watch/get/responses/200/content/application~1json/schema/properties/result", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
-		{"/paths/~1v1~1shops~1{name}~1items~1{name_1}:watch/get/responses/200/content/application~1x-ndjson/schema", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
+		{"/paths/~1v1~1shops~1{shop}~1items~1{item}:watch/get/x-protorest-streaming", `"server"`},
+		{"/paths/~1v1~1shops~1{shop}~1items~1{item}:watch/get/responses/200/content/application~1json/schema/properties/result", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
+		{"/paths/~1v1~1shops~1{shop}~1items~1{item}:watch/get/responses/200/content/application~1x-ndjson/schema", `{"$ref":"#/components/schemas/shop.v1.Item"}`},
 
 		// Any method: the five API methods; a custom method: an extension.
 		{"/paths/~1v1~1any~1{name}/put/operationId", `"Shop_Anything_put"`},
@@ -327,7 +355,7 @@ func TestBuild(t *testing.T) {
 func TestBuildJSONOptions(t *testing.T) {
 	t.Parallel()
 	doc := decode(t, Build(shopRoutes(t, nil), Options{JSON: protojson.MarshalOptions{UseProtoNames: true, UseEnumNumbers: true}}))
-	item := "/paths/~1v1~1shops~1{name}~1items~1{name_1}"
+	item := "/paths/~1v1~1shops~1{shop}~1items~1{item}"
 	for _, tt := range []struct{ pointer, want string }{
 		{"/info", `{"title":"protorest","version":"0.0.0"}`},
 		{item + "/get/parameters/2/name", `"with_notes"`},

@@ -117,11 +117,15 @@ func newDocument(routes []Route, opts Options, w int) *Document {
 	var jobs []operationJob
 	ops := make([]Operation, countOperations(routes))
 	ids := newOperationIDs(routes)
-	shapes := &pathShapes{names: make(map[string][]string, len(routes))}
+	shapes := &pathShapes{shapes: make(map[string]*pathShape, len(routes)), all: make([]*openPath, 0, len(routes))}
+	for i := range routes {
+		shapes.path(&routes[i])
+	}
+	shapes.finish()
 	services := map[protoreflect.FullName]protoreflect.ServiceDescriptor{}
 	for i := range routes {
 		r := &routes[i]
-		path := shapes.path(r.Template)
+		path := shapes.all[i]
 		var one [1]string
 		for _, method := range operationMethods(r.Method, &one) {
 			op := &ops[len(jobs)]

@@ -113,7 +113,7 @@ func (e *encoder) parameter(b []byte, p *Parameter) []byte {
 func (e *encoder) requestBody(b []byte, r *RequestBody) []byte {
 	start := len(b)
 	b = omitString(b, `,"description":`, r.Description)
-	b = appendMap(e, append(b, `,"content":`...), r.Content, (*encoder).mediaType)
+	b = e.mediaTypes(append(b, `,"content":`...), r.Content)
 	b = omitTrue(b, `,"required":`, r.Required)
 	return endObject(b, start)
 }
@@ -125,7 +125,7 @@ func (e *encoder) response(b []byte, r *Response) []byte {
 	start := len(b)
 	b = omitString(b, `,"$ref":`, r.Ref)
 	b = omitString(b, `,"description":`, r.Description)
-	b = omitMap(e, b, `,"content":`, r.Content, (*encoder).mediaType)
+	b = omitObject(e, b, `,"content":`, r.Content, (*encoder).mediaTypes)
 	return endObject(b, start)
 }
 
@@ -135,6 +135,19 @@ func (e *encoder) mediaType(b []byte, m *MediaType) []byte {
 	}
 	start := len(b)
 	b = omitObject(e, b, `,"schema":`, m.Schema, (*encoder).schema)
+	return endObject(b, start)
+}
+
+// mediaTypes appends m as MediaTypes.MarshalJSON writes it: an object in
+// order of preference.
+func (e *encoder) mediaTypes(b []byte, m *MediaTypes) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	start := len(b)
+	for i, name := range m.Names {
+		b = e.mediaType(appendMapKey(b, name), m.Types[i])
+	}
 	return endObject(b, start)
 }
 

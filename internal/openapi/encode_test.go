@@ -153,6 +153,14 @@ func fillRandom(r *rand.Rand, v reflect.Value, depth int) {
 			}
 			return
 		}
+		if m, ok := v.Addr().Interface().(*MediaTypes); ok {
+			for range r.IntN(4) {
+				t := new(MediaType)
+				fillRandom(r, reflect.ValueOf(t).Elem(), depth+1)
+				m.Add(randomString(r), []*MediaType{t, nil}[r.IntN(4)/3])
+			}
+			return
+		}
 		for i := range v.NumField() {
 			fillRandom(r, v.Field(i), depth)
 		}

@@ -86,21 +86,40 @@ type Parameter struct {
 
 // RequestBody is an operation's body.
 type RequestBody struct {
-	Description string                `json:"description,omitempty"`
-	Content     map[string]*MediaType `json:"content"`
-	Required    bool                  `json:"required,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Content     *MediaTypes `json:"content"`
+	Required    bool        `json:"required,omitempty"`
 }
 
 // Response is one response of an operation, or a reference to one.
 type Response struct {
-	Ref         string                `json:"$ref,omitempty"`
-	Description string                `json:"description,omitempty"`
-	Content     map[string]*MediaType `json:"content,omitempty"`
+	Ref         string      `json:"$ref,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Content     *MediaTypes `json:"content,omitempty"`
 }
 
 // MediaType is the schema of one content type.
 type MediaType struct {
 	Schema *Schema `json:"schema,omitempty"`
+}
+
+// MediaTypes are the content of a body, by media type, in order of
+// preference: a client that takes the first, as Swagger UI's Try-it does
+// for the Accept it sends, takes the best.
+type MediaTypes struct {
+	Names []string
+	Types []*MediaType
+}
+
+// Add appends a media type.
+func (m *MediaTypes) Add(name string, t *MediaType) {
+	m.Names = append(m.Names, name)
+	m.Types = append(m.Types, t)
+}
+
+// MarshalJSON writes the media types as an object, in order.
+func (m *MediaTypes) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(m.Names, m.Types)
 }
 
 // Components holds the schemas, by full proto name, and the error
@@ -152,11 +171,17 @@ func (p *Properties) Add(name string, s *Schema) {
 // it leaves '<', '>' and '&' as they are (json.Marshal would escape them,
 // and only inside properties).
 func (p *Properties) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(p.Names, p.Schemas)
+}
+
+// marshalOrdered writes names and their values as an object, in order,
+// leaving '<', '>' and '&' as they are.
+func marshalOrdered[V any](names []string, values []V) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	b.WriteByte('{')
-	for i, name := range p.Names {
+	for i, name := range names {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -165,7 +190,7 @@ func (p *Properties) MarshalJSON() ([]byte, error) {
 		}
 		b.Truncate(b.Len() - 1) // Encode's newline
 		b.WriteByte(':')
-		if err := enc.Encode(p.Schemas[i]); err != nil {
+		if err := enc.Encode(values[i]); err != nil {
 			return nil, err
 		}
 		b.Truncate(b.Len() - 1)

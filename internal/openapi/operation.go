@@ -140,12 +140,13 @@ func (b *builder) requestBody(req *bind.Request, clientStream bool) *RequestBody
 	switch {
 	case req.Body.Raw != nil:
 		body.Description = "The body as it is, typed by its Content-Type (google.api.HttpBody)."
-		body.Content = map[string]*MediaType{mediaAny: {}}
+		body.Content = oneMediaType(mediaAny, nil)
 	case clientStream:
 		body.Description = "A stream of messages: JSON values one after another, newline-delimited or concatenated."
-		body.Content = map[string]*MediaType{mediaJSON: {Schema: s}, mediaNDJSON: {Schema: s}}
+		body.Content = oneMediaType(mediaJSON, s)
+		body.Content.Add(mediaNDJSON, &MediaType{Schema: s})
 	default:
-		body.Content = map[string]*MediaType{mediaJSON: {Schema: s}}
+		body.Content = oneMediaType(mediaJSON, s)
 	}
 	b.bodies[key] = body
 	return body
@@ -204,11 +205,17 @@ func (b *builder) bodyAll(md protoreflect.MessageDescriptor, drop []string) *Sch
 // content returns the content of a success response: JSON of the output
 // message or its response_body field, or any content for
 // google.api.HttpBody.
-func (b *builder) content(resp *render.Response) map[string]*MediaType {
+func (b *builder) content(resp *render.Response) *MediaTypes {
 	if resp.Raw != nil {
-		return map[string]*MediaType{mediaAny: {}}
+		return oneMediaType(mediaAny, nil)
 	}
-	return map[string]*MediaType{mediaJSON: {Schema: b.responseSchema(resp)}}
+	return oneMediaType(mediaJSON, b.responseSchema(resp))
+}
+
+// oneMediaType is the content of a body of one media type, name, whose
+// schema is s (nil for any content).
+func oneMediaType(name string, s *Schema) *MediaTypes {
+	return &MediaTypes{Names: []string{name}, Types: []*MediaType{{Schema: s}}}
 }
 
 // responseSchema is the schema of one rendered response message.
@@ -223,7 +230,7 @@ func (b *builder) responseSchema(resp *render.Response) *Schema {
 const errorResponse = "Error"
 
 func (b *builder) errorResponse() *Response {
-	return &Response{Description: errorDetail, Content: map[string]*MediaType{mediaJSON: {Schema: b.status()}}}
+	return &Response{Description: errorDetail, Content: oneMediaType(mediaJSON, b.status())}
 }
 
 // status returns a reference to google.rpc.Status, the error schema.

@@ -9,8 +9,8 @@ import (
 // appendPathParameters appends the path parameters of p, whose
 // template's variables set the fields of vars (a rule's request plan;
 // nil for a custom route). A parameter that is a whole variable has its
-// field's schema; one wildcard of a longer variable is a string, its
-// description giving the variable's whole value.
+// field's schema; one wildcard of a longer variable, a segment, is a
+// string, its description giving the field and its whole value.
 func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []bind.PathVar) []*Parameter {
 	for i, pp := range p.params {
 		param := b.parameters.new()
@@ -25,11 +25,11 @@ func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []
 				param.Schema = b.valueSchema(fd)
 			}
 		}
-		if pp.field != "" && pp.name != pp.field && pp.to-pp.from == 1 {
+		if pp.field != "" && pp.name != pp.field && !pp.segment {
 			desc = joinParagraphs(desc, "Sets `"+pp.field+"`.")
 		}
-		if pp.to-pp.from > 1 {
-			desc = joinParagraphs(desc, "`"+pp.field+"` is `"+p.value(i)+"`.")
+		if pp.segment {
+			desc = joinParagraphs(desc, "A segment of `"+pp.field+"`, which is `"+p.value(i)+"`.")
 		}
 		if pp.multi {
 			desc = joinParagraphs(desc, "Multi-segment: its `/` are not escaped.")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/httprule"
 )
 
@@ -15,7 +16,8 @@ type openPath struct {
 	pieces  []piece
 	verb    string
 	params  []pathParam
-	unnamed bool // write {} for each parameter (see appendKey)
+	unnamed bool       // write {} for each parameter (see appendKey)
+	shape   *pathShape // the paths of its shape, which share its parameters' names
 }
 
 // A piece is one segment of an OpenAPI path: a literal, or parameter
@@ -35,12 +37,17 @@ type pathParam struct {
 	// {f=*}: its value is the field's, and so is its schema.
 	whole bool
 	multi bool // "**": spans segments, its "/" not escaped
+	// segment reports a wildcard of a variable of several segments,
+	// {f=shelves/*}: a segment of the field's value, named after what it
+	// stands for (see name); base is the name it would rather have.
+	segment bool
+	base    string
 	// from and to are the pieces of the parameter's variable.
 	from, to int
 }
 
 // value is the full value of the variable of parameter i, as a template:
-// "shelves/{name}/books/{name_1}".
+// "shelves/{shelf}/books/{book}".
 func (p *openPath) value(i int) string {
 	pp := p.params[i]
 	return string(p.appendPieces(nil, p.pieces[pp.from:pp.to], false))
@@ -83,49 +90,103 @@ func (p *openPath) appendKey(b []byte) []byte {
 // pathShapes names the parameters of paths. OpenAPI forbids two paths
 // that differ only in their parameters' names, which templates such as
 // GET /v1/{name=shelves/*} and PATCH /v1/{shelf.name=shelves/*} would
-// give; the first template of a shape names its parameters, and later
-// ones take those names (each parameter's description says which field
-// it sets).
+// give; the first template of a shape names its parameters (see name),
+// and later ones take those names (each parameter's description says
+// which field it sets). A name given to a segment is one that no query
+// parameter of any route of the shape takes.
+//
+// path expands each route's template, in the document's order; finish
+// then names every path's parameters and writes its key.
 type pathShapes struct {
-	names map[string][]string // shape → parameter names
+	shapes    map[string]*pathShape // by the paths' shape (see appendKey)
+	order     []*pathShape          // in the order of their first path
+	all       []*openPath           // every path, for finish
+	resources resources
 
 	// What paths are made of, taken a chunk at a time (see slab).
-	paths  slab[openPath]
-	pieces slab[piece]
-	params slab[pathParam]
-	buf    []byte // a shape or key being written
+	paths      slab[openPath]
+	pieces     slab[piece]
+	params     slab[pathParam]
+	pathShapes slab[pathShape]
+	buf        []byte // a shape or key being written
 }
 
-// path returns the OpenAPI path of t.
-func (s *pathShapes) path(t *httprule.Template) *openPath {
+// A pathShape is the paths that differ only in their parameters' names:
+// the first, which names the parameters, and when a parameter of it is a
+// segment, the query plans of the routes of all.
+type pathShape struct {
+	first    *openPath
+	segments bool
+	queries  []*bind.Query
+}
+
+// path returns the OpenAPI path of r, to be named by finish.
+func (s *pathShapes) path(r *Route) *openPath {
 	p := s.paths.new()
-	s.expand(p, t)
+	s.expand(p, r.Template)
 	p.unnamed = true
 	s.buf = p.appendKey(s.buf[:0])
 	p.unnamed = false
-	if names, ok := s.names[string(s.buf)]; ok {
-		for i := range p.params {
-			p.params[i].name = names[i]
+	sh, ok := s.shapes[string(s.buf)]
+	if !ok {
+		if s.shapes == nil {
+			s.shapes = map[string]*pathShape{}
 		}
-	} else {
-		if s.names == nil {
-			s.names = map[string][]string{}
+		sh = s.pathShapes.new()
+		sh.first = p
+		s.shapes[string(s.buf)] = sh
+		s.order = append(s.order, sh)
+		var req *bind.Request
+		if r.Rule != nil {
+			req = r.Rule.Request
 		}
-		names = make([]string, len(p.params))
-		for i, pp := range p.params {
-			names[i] = pp.name
-		}
-		s.names[string(s.buf)] = names
+		sh.segments = s.name(p, r.Template, req)
 	}
-	s.buf = p.appendKey(s.buf[:0])
-	p.key = string(s.buf)
+	if r.Rule != nil && sh.segments && !slices.Contains(sh.queries, r.Rule.Request.Query) {
+		sh.queries = append(sh.queries, r.Rule.Request.Query)
+	}
+	p.shape = sh
+	s.all = append(s.all, p)
 	return p
 }
 
-// expand turns t into an OpenAPI path, naming each wildcard as the
-// mapping table of ../shared/ECOSYSTEM.md does: a variable's only
-// wildcard by its field path, its wildcards f, f_1, f_2… when it has
-// several, and wildcards outside variables _segment, _segment_1….
+// finish gives the segment parameters of each shape names no query
+// parameter of its routes takes, then each path its shape's names and
+// its key.
+func (s *pathShapes) finish() {
+	for _, sh := range s.order {
+		if sh.queries == nil {
+			continue
+		}
+		for i := range sh.first.params {
+			if pp := &sh.first.params[i]; pp.segment && sh.queryTakes(pp.name) {
+				pp.name = sh.first.free(pp.base, sh.queryTakes)
+			}
+		}
+	}
+	for _, p := range s.all {
+		if first := p.shape.first; p != first {
+			for i := range p.params {
+				p.params[i].name = first.params[i].name
+			}
+		}
+		s.buf = p.appendKey(s.buf[:0])
+		p.key = string(s.buf)
+	}
+}
+
+// queryTakes reports whether a route of the shape takes a query parameter
+// called name.
+func (sh *pathShape) queryTakes(name string) bool {
+	for _, q := range sh.queries {
+		if q.Binds(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand turns t into an OpenAPI path, its parameters not yet named.
 func (s *pathShapes) expand(p *openPath, t *httprule.Template) {
 	wildcards := 0
 	for _, seg := range t.Segments {
@@ -134,13 +195,6 @@ func (s *pathShapes) expand(p *openPath, t *httprule.Template) {
 		}
 	}
 	*p = openPath{verb: t.Verb, pieces: s.pieces.slice(len(t.Segments)), params: s.params.slice(wildcards)}
-	unique := func(base string) string {
-		name := base
-		for i := 1; slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name }); i++ {
-			name = base + "_" + strconv.Itoa(i)
-		}
-		return name
-	}
 	vi := 0
 	for i := 0; i < len(t.Segments); i++ {
 		seg := t.Segments[i]
@@ -159,7 +213,7 @@ func (s *pathShapes) expand(p *openPath, t *httprule.Template) {
 				}
 				p.pieces = append(p.pieces, piece{param: len(p.params)})
 				p.params = append(p.params, pathParam{
-					name: unique(field), field: field, variable: vi - 1, whole: whole,
+					field: field, variable: vi - 1, whole: whole, segment: v.End-v.Start > 1,
 					multi: s.Kind == httprule.DeepWildcard, from: from, to: to,
 				})
 			}
@@ -172,6 +226,126 @@ func (s *pathShapes) expand(p *openPath, t *httprule.Template) {
 		}
 		n := len(p.pieces)
 		p.pieces = append(p.pieces, piece{param: len(p.params)})
-		p.params = append(p.params, pathParam{name: unique("_segment"), variable: -1, multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
+		p.params = append(p.params, pathParam{variable: -1, multi: seg.Kind == httprule.DeepWildcard, from: n, to: n + 1})
 	}
+}
+
+// name names the parameters of p, the path of template t, whose
+// variables set the fields of req (nil for a custom route), and reports
+// whether a parameter is a segment. A variable of one segment, {f} or
+// {f=**}, is named by its field path, and a wildcard outside variables
+// _segment. The wildcards of a longer variable, its segments, take the
+// variable names of the google.api.resource pattern of the field's
+// resource when one has the variable's shape (see resources):
+// {name=shelves/*/books/*} is shelves/{shelf}/books/{book}. Without one,
+// a segment is named after the collection before it in the variable, in
+// the singular ({name=rooms/*} is rooms/{room}, see singular), or
+// by the field path when no literal precedes it. No two parameters of p
+// have one name: a segment's name taken already is followed by 2, 3…
+// (book2), a field path or _segment by _1, _2….
+func (s *pathShapes) name(p *openPath, t *httprule.Template, req *bind.Request) bool {
+	segments := false
+	for i := range p.params {
+		pp := &p.params[i]
+		switch {
+		case pp.segment:
+			segments = true
+		case pp.variable < 0:
+			pp.name = p.unique("_segment")
+		default:
+			pp.name = p.unique(pp.field)
+		}
+	}
+	if !segments {
+		return false
+	}
+	var names []string // the resource pattern's names of the current variable's wildcards
+	vi := -1
+	for j, pc := range p.pieces {
+		if pc.param < 0 || !p.params[pc.param].segment {
+			continue
+		}
+		pp := &p.params[pc.param]
+		if pp.variable != vi {
+			vi, names = pp.variable, nil
+			if req != nil {
+				path := req.Vars[vi].Field.Path()
+				v := t.Variables[vi]
+				names = s.resources.names(path[len(path)-1], t.Segments[v.Start:v.End])
+			}
+		}
+		var base string
+		switch {
+		case names != nil:
+			base, names = names[0], names[1:]
+		case j > pp.from && p.pieces[j-1].param < 0:
+			base = singular(p.pieces[j-1].literal)
+		}
+		if !isName(base) {
+			base = pp.field
+		}
+		pp.base = base
+		pp.name = p.free(base, nil)
+	}
+	return true
+}
+
+// unique returns base, or base_1, base_2… when a parameter of p has it.
+func (p *openPath) unique(base string) string {
+	name := base
+	for i := 1; p.has(name); i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	return name
+}
+
+// free returns base, or base2, base3…, the first that no parameter of p
+// has and that taken, if not nil, does not report taken.
+func (p *openPath) free(base string, taken func(string) bool) string {
+	name := base
+	for i := 2; p.has(name) || taken != nil && taken(name); i++ {
+		name = base + strconv.Itoa(i)
+	}
+	return name
+}
+
+// has reports whether a parameter of p is called name.
+func (p *openPath) has(name string) bool {
+	return slices.ContainsFunc(p.params, func(pp pathParam) bool { return pp.name == name })
+}
+
+// singular returns the name of one member of a collection, from the
+// collection's name: "ies" becomes "y" (policies → policy), "lves" "lf"
+// (shelves → shelf); "sses", "xes", "ches" and "shes" lose their "es"
+// (addresses → address, boxes → box); any other final "s" but that of
+// "ss" goes (books → book, archives → archive); a name that ends
+// otherwise is kept (data → data). It is a guess, simple enough to
+// foresee; a google.api.resource pattern names the segments exactly.
+func singular(collection string) string {
+	switch {
+	case strings.HasSuffix(collection, "ies") && len(collection) > 3:
+		return collection[:len(collection)-3] + "y"
+	case strings.HasSuffix(collection, "lves"):
+		return collection[:len(collection)-3] + "f"
+	case strings.HasSuffix(collection, "sses"), strings.HasSuffix(collection, "xes"),
+		strings.HasSuffix(collection, "ches"), strings.HasSuffix(collection, "shes"):
+		return collection[:len(collection)-2]
+	case strings.HasSuffix(collection, "s") && !strings.HasSuffix(collection, "ss"):
+		return collection[:len(collection)-1]
+	}
+	return collection
+}
+
+// isName reports whether s may name a parameter: letters, digits and
+// "_", "-" or ".", a letter or "_" first.
+func isName(s string) bool {
+	for i, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
 }

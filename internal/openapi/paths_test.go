@@ -3,9 +3,19 @@ package openapi
 import (
 	"slices"
 	"testing"
-
-	"github.com/protorest/protorest/internal/httprule"
 )
+
+// pathsOf returns the OpenAPI paths of custom routes of templates, named
+// together.
+func pathsOf(t testing.TB, templates ...string) []*openPath {
+	t.Helper()
+	shapes := new(pathShapes)
+	for _, tmpl := range templates {
+		shapes.path(&Route{Method: "GET", Template: mustParse(t, tmpl)})
+	}
+	shapes.finish()
+	return shapes.all
+}
 
 func TestExpand(t *testing.T) {
 	t.Parallel()
@@ -13,17 +23,32 @@ func TestExpand(t *testing.T) {
 		template string
 		want     string
 		params   []string
-		values   []string // each parameter's variable value, when it has several pieces
+		values   []string // each segment parameter's variable value
 	}{
 		{template: "/", want: "/"},
 		{template: "/v1/probes/{name}", want: "/v1/probes/{name}", params: []string{"name"}, values: []string{""}},
 		{template: "/v1/nested/{inner.s}/{inner.i}", want: "/v1/nested/{inner.s}/{inner.i}", params: []string{"inner.s", "inner.i"}, values: []string{"", ""}},
-		{template: "/v1/{name=shelves/*}", want: "/v1/shelves/{name}", params: []string{"name"}, values: []string{"shelves/{name}"}},
-		{template: "/v1/{name=shelves/*/books/*}", want: "/v1/shelves/{name}/books/{name_1}", params: []string{"name", "name_1"},
-			values: []string{"shelves/{name}/books/{name_1}", "shelves/{name}/books/{name_1}"}},
+		// A segment is named after the collection before it, in the singular.
+		{template: "/v1/{name=shelves/*}", want: "/v1/shelves/{shelf}", params: []string{"shelf"}, values: []string{"shelves/{shelf}"}},
+		{template: "/v1/{name=shelves/*/books/*}", want: "/v1/shelves/{shelf}/books/{book}", params: []string{"shelf", "book"},
+			values: []string{"shelves/{shelf}/books/{book}", "shelves/{shelf}/books/{book}"}},
+		{template: "/v1/{name=policies/*/addresses/*/boxes/*/branches/*/dishes/*/data/*}",
+			want:   "/v1/policies/{policy}/addresses/{address}/boxes/{box}/branches/{branch}/dishes/{dish}/data/{data}",
+			params: []string{"policy", "address", "box", "branch", "dish", "data"}},
 		{template: "/v1/files/{name=**}", want: "/v1/files/{name}", params: []string{"name"}, values: []string{""}},
-		{template: "/v1/{name=tree/**}/meta", want: "/v1/tree/{name}/meta", params: []string{"name"}, values: []string{"tree/{name}"}},
-		{template: "/v1/{name=probes/*}:archive", want: "/v1/probes/{name}:archive", params: []string{"name"}, values: []string{"probes/{name}"}},
+		{template: "/v1/{name=tree/**}/meta", want: "/v1/tree/{tree}/meta", params: []string{"tree"}, values: []string{"tree/{tree}"}},
+		{template: "/v1/{name=probes/*}:archive", want: "/v1/probes/{probe}:archive", params: []string{"probe"}, values: []string{"probes/{probe}"}},
+		// No collection in the variable before it: the field path. Two
+		// collections of one name, or a field of that name: 2, 3….
+		{template: "/v1/{name=*/books/*}", want: "/v1/{name}/books/{book}", params: []string{"name", "book"},
+			values: []string{"{name}/books/{book}", "{name}/books/{book}"}},
+		{template: "/v1/{name=*/*}", want: "/v1/{name}/{name2}", params: []string{"name", "name2"}},
+		{template: "/v1/{name=books/*/books/*/books/*}", want: "/v1/books/{book}/books/{book2}/books/{book3}", params: []string{"book", "book2", "book3"}},
+		{template: "/v1/{shelf}/{name=shelves/*}", want: "/v1/{shelf}/shelves/{shelf2}", params: []string{"shelf", "shelf2"}},
+		{template: "/v1/{book}/{name=books/*}", want: "/v1/{book}/books/{book2}", params: []string{"book", "book2"}},
+		{template: "/v1/{name=books/*}/{book}", want: "/v1/books/{book2}/{book}", params: []string{"book2", "book"}},
+		// A collection that cannot name a parameter: the field path.
+		{template: "/v1/{name=a%20b/*}", want: "/v1/a%20b/{name}", params: []string{"name"}},
 		{template: "/**", want: "/{_segment}", params: []string{"_segment"}, values: []string{""}},
 		{template: "/a/*/b/*", want: "/a/{_segment}/b/{_segment_1}", params: []string{"_segment", "_segment_1"}, values: []string{"", ""}},
 		{template: "/{name=**}:do", want: "/{name}:do", params: []string{"name"}, values: []string{""}},
@@ -31,11 +56,7 @@ func TestExpand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.template, func(t *testing.T) {
 			t.Parallel()
-			tmpl, err := httprule.Parse(tt.template)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := new(pathShapes).path(tmpl)
+			p := pathsOf(t, tt.template)[0]
 			if p.key != tt.want {
 				t.Errorf("path %q, want %q", p.key, tt.want)
 			}
@@ -43,15 +64,28 @@ func TestExpand(t *testing.T) {
 			for i, pp := range p.params {
 				names = append(names, pp.name)
 				v := ""
-				if pp.to-pp.from > 1 {
+				if pp.segment {
 					v = p.value(i)
 				}
 				values = append(values, v)
 			}
-			if !slices.Equal(names, tt.params) || !slices.Equal(values, tt.values) {
+			if !slices.Equal(names, tt.params) || tt.values != nil && !slices.Equal(values, tt.values) {
 				t.Errorf("params %q values %q, want %q %q", names, values, tt.params, tt.values)
 			}
 		})
+	}
+}
+
+func TestSingular(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"books": "book", "shelves": "shelf", "policies": "policy", "addresses": "address", "boxes": "box",
+		"branches": "branch", "dishes": "dish", "data": "data", "access": "access", "ies": "ie", "s": "", "": "",
+		"userEvents": "userEvent", "v1": "v1", "archives": "archive", "wolves": "wolf", "lves": "lf",
+	} {
+		if got := singular(in); got != want {
+			t.Errorf("singular(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -59,20 +93,20 @@ func TestExpand(t *testing.T) {
 // OpenAPI forbids paths that differ only in them.
 func TestPathShapes(t *testing.T) {
 	t.Parallel()
-	shapes := new(pathShapes)
-	for _, c := range []struct{ template, want string }{
-		{"/v1/{name=shelves/*/books/*}", "/v1/shelves/{name}/books/{name_1}"},
-		{"/v1/{book.name=shelves/*/books/*}", "/v1/shelves/{name}/books/{name_1}"},
-		{"/v1/{parent=shelves/*}/books", "/v1/shelves/{parent}/books"},
-		{"/v1/{name=shelves/*}", "/v1/shelves/{name}"},
-		{"/v1/shelves/{parent}", "/v1/shelves/{name}"},
+	cases := []struct{ template, want string }{
+		{"/v1/{name=shelves/*/books/*}", "/v1/shelves/{shelf}/books/{book}"},
+		{"/v1/{book.name=shelves/*/books/*}", "/v1/shelves/{shelf}/books/{book}"},
+		{"/v1/{parent=shelves/*}/books", "/v1/shelves/{shelf}/books"},
+		{"/v1/{name=shelves/*}", "/v1/shelves/{shelf}"},
+		{"/v1/shelves/{parent}", "/v1/shelves/{shelf}"},
 		{"/v1/shelves/{parent}:go", "/v1/shelves/{parent}:go"}, // another verb, another shape
-	} {
-		tmpl, err := httprule.Parse(c.template)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := shapes.path(tmpl)
+	}
+	var templates []string
+	for _, c := range cases {
+		templates = append(templates, c.template)
+	}
+	for i, p := range pathsOf(t, templates...) {
+		c := cases[i]
 		if p.key != c.want {
 			t.Errorf("%s: path %q, want %q", c.template, p.key, c.want)
 		}

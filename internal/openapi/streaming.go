@@ -14,25 +14,26 @@ const (
 )
 
 // streamContent returns the content of a server stream's response, one
-// entry per framing the gateway negotiates by Accept: JSON is
-// grpc-gateway's envelope, {"result":…} per line and a last {"error":…}
-// line if the stream fails; NDJSON is the bare messages, one per line;
-// Server-Sent Events carry a message per event. Each schema is that of
-// one line (OpenAPI 3.1 has no keyword for the items of a stream). A
-// stream of google.api.HttpBody is its data, concatenated.
-func (b *builder) streamContent(resp *render.Response) map[string]*MediaType {
+// entry per framing the gateway negotiates by Accept, first the one a
+// browser shows as it comes: Server-Sent Events, a message per event;
+// then NDJSON, the bare messages one per line; then grpc-gateway's
+// envelope under JSON, {"result":…} per line and a last {"error":…} line
+// if the stream fails. Swagger UI's Try-it asks for the first, and
+// cannot parse a sequence of JSON values as JSON. Each schema is that of
+// one event or line (OpenAPI 3.1 has no keyword for the items of a
+// stream). A stream of google.api.HttpBody is its data, concatenated.
+func (b *builder) streamContent(resp *render.Response) *MediaTypes {
 	if resp.Raw != nil {
-		return map[string]*MediaType{mediaAny: {}}
+		return oneMediaType(mediaAny, nil)
 	}
 	msg := b.responseSchema(resp)
 	envelope := &Properties{}
 	envelope.Add("result", msg)
 	envelope.Add("error", b.status())
-	return map[string]*MediaType{
-		mediaJSON:   {Schema: &Schema{Type: "object", Description: "One line of the stream.", Properties: envelope}},
-		mediaNDJSON: {Schema: msg},
-		mediaSSE:    {Schema: &Schema{Type: "string", Description: `Events: "data:" a message per event, then an "end" event, or an "error" event with a google.rpc.Status.`}},
-	}
+	content := oneMediaType(mediaSSE, &Schema{Type: "string", Description: `Events: "data:" a message per event, then an "end" event, or an "error" event with a google.rpc.Status.`})
+	content.Add(mediaNDJSON, &MediaType{Schema: msg})
+	content.Add(mediaJSON, &MediaType{Schema: &Schema{Type: "object", Description: "One line of the stream.", Properties: envelope}})
+	return content
 }
 
 // streamingNote explains, in an operation's description, how its streams
