@@ -74,15 +74,18 @@ type Body struct {
 }
 
 // source is the encoded body; it keeps its last read's error, so that
-// Body can tell the transport's failures from the decoder's.
+// Body can tell the transport's failures from the decoder's, and counts
+// the bytes read.
 type source struct {
 	r   io.ReadCloser
 	err error
+	n   int64
 }
 
 func (s *source) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	s.err = err
+	s.n += int64(n)
 	return n, err
 }
 
@@ -93,6 +96,12 @@ func (b *Body) Read(p []byte) (int, error) {
 	if !b.started {
 		b.started = true
 		if err := b.start(); err != nil {
+			if err == io.EOF && b.src.n > 0 {
+				// A header cut short (klauspost's gzip says io.EOF when
+				// its optional fields end early); with no bytes at all,
+				// the body is empty.
+				err = io.ErrUnexpectedEOF
+			}
 			return 0, b.failure(err)
 		}
 	}

@@ -1,0 +1,40 @@
+package compress
+
+import (
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// TestDecodeRequestEnds: a body without bytes decodes to nothing; one
+// whose header is cut short does not decode, though klauspost's gzip
+// reports io.EOF for it, as for no bytes.
+func TestDecodeRequestEnds(t *testing.T) {
+	for _, tt := range []struct {
+		coding, body string
+		code         codes.Code // of the read's error; OK for none
+	}{
+		{"gzip", "", codes.OK},
+		{"zstd", "", codes.OK},
+		{"gzip", "\x1f\x8b\x08\x10\x00\x00\x00\x00\x00\xffno end", codes.InvalidArgument}, // FCOMMENT, the comment not ended
+		{"gzip", "\x1f\x8b", codes.InvalidArgument},
+		{"zstd", "\x28\xb5", codes.InvalidArgument},
+	} {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
+		r.ContentLength = -1 // sent chunked: DecodeRequest cannot tell it is empty
+		r.Header.Set("Content-Encoding", tt.coding)
+		b, err := DecodeRequest(httptest.NewRecorder(), r)
+		if err != nil || b == nil {
+			t.Fatalf("%s %q: %v %v", tt.coding, tt.body, b, err)
+		}
+		got, err := io.ReadAll(r.Body)
+		b.Close()
+		if status.Code(err) != tt.code || len(got) != 0 {
+			t.Errorf("%s %q: %q, %v; want code %v", tt.coding, tt.body, got, err, tt.code)
+		}
+	}
+}
