@@ -21,11 +21,16 @@ type Compression struct {
 // klauspost/compress's gzhttp: responses of MinSize bytes or more, and
 // streams, each message flushed as it is sent. Responses carry
 // Vary: Accept-Encoding; a response that already has a Content-Encoding
-// (a google.api.HttpBody's) is left alone. Request bodies with
-// Content-Encoding gzip or zstd are decoded, and the body limit applies
-// to the decoded size: a body that inflates past it gets 413 and the
-// method is not called. Another coding gets 415. By default nothing is
-// compressed, and a request body is read as it is.
+// (a google.api.HttpBody's) is left alone. By default nothing is
+// compressed.
+//
+// Request bodies are decoded with or without it: a method's body with
+// Content-Encoding gzip or zstd is read as it decodes, the body limit
+// applying to the decoded size (a body that inflates past it gets 413 and
+// the method is not called); another coding, or more than one, gets 415
+// with an Accept-Encoding header naming gzip and zstd. WithCompression
+// also decodes the bodies of HandlePath's routes, which otherwise get the
+// body as it was sent.
 func WithCompression(c Compression) Option {
 	minSize := c.MinSize
 	if minSize <= 0 {
@@ -38,9 +43,9 @@ func WithCompression(c Compression) Option {
 	return optionFunc(func(cfg *config) { cfg.compress = wrap })
 }
 
-// serveCompressed decodes a compressed request body, then serves r; the
-// response is compressed by the wrapper around it.
-func (g *Gateway) serveCompressed(w http.ResponseWriter, r *http.Request) {
+// serveDecoded serves r with h, its body decoded as its Content-Encoding
+// says (compress.DecodeRequest): a custom route's, under WithCompression.
+func (g *Gateway) serveDecoded(w http.ResponseWriter, r *http.Request, h http.HandlerFunc) {
 	body, err := compress.DecodeRequest(w, r)
 	if err != nil {
 		g.env.Render.ErrorHandler(w, r, err)
@@ -49,5 +54,5 @@ func (g *Gateway) serveCompressed(w http.ResponseWriter, r *http.Request) {
 	if body != nil {
 		defer body.Close()
 	}
-	g.serve(w, r)
+	h(w, r)
 }

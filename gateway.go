@@ -107,7 +107,7 @@ func NewGateway(opts ...Option) *Gateway {
 	g.routes.StrictTrailingSlash = g.cfg.strictSlash
 	g.routes.EncodedSlashFallback = g.cfg.slashFallback
 	if g.cfg.compress != nil {
-		g.compressed = g.cfg.compress(http.HandlerFunc(g.serveCompressed))
+		g.compressed = g.cfg.compress(http.HandlerFunc(g.serve))
 	}
 	for _, h := range g.cfg.health {
 		if err := g.HandlePath(http.MethodGet, h.path, (&health.Endpoint{
@@ -206,7 +206,8 @@ func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.
 }
 
 // serveCustom serves a custom route: its variables, percent-decoded, are
-// the request's path values.
+// the request's path values. Under WithCompression its body is decoded
+// (gzip, zstd); otherwise it is the body as sent.
 func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*exchange.Endpoint], ep *exchange.Endpoint) {
 	for i, v := range ep.Vars {
 		val, err := bind.Unescape(m.RawVar(i), v.Name, v.Multi, g.cfg.unescape)
@@ -215,6 +216,10 @@ func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.M
 			return
 		}
 		r.SetPathValue(v.Name, val)
+	}
+	if g.compressed != nil {
+		g.serveDecoded(w, r, ep.Handler)
+		return
 	}
 	ep.Handler(w, r)
 }

@@ -17,9 +17,12 @@ import (
 // request's path values (r.PathValue("id"); a dotted variable by its
 // dotted name), as with http.ServeMux, and r.Pattern is the template.
 // Custom routes share the trie, the precedence (literal > * > **) and the
-// conflict checks of method routes. method "*" matches any method. It
-// returns an error for a template that does not parse or a route that
-// conflicts with another.
+// conflict checks of method routes. method "*" matches any method. h
+// reads the request body as it was sent, Content-Encoding and all, and
+// bounds it itself (the body limit is the methods'); under
+// WithCompression a gzip or zstd body is decoded for it, and another
+// coding gets 415. It returns an error for a template that does not parse
+// or a route that conflicts with another.
 func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error {
 	return g.handlePath(method, template, h, RouteDoc{})
 }

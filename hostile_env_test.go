@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
@@ -29,13 +30,17 @@ import (
 // hostileEnv is one gateway under attack: conf.v1.Probes served
 // in-process or through a real gRPC backend on loopback (RegisterRemote),
 // behind a real net/http server configured as protorest serve configures
-// its own (64 KiB of header, h2c besides HTTP/1.1).
+// its own (64 KiB of header, h2c besides HTTP/1.1). The gateway has
+// WithCompression; a second one, without it (serve's default), serves
+// the same backend at plainAddr.
 type hostileEnv struct {
-	mode    string // "in-process" or "remote"
-	addr    string // the HTTP server's host:port
-	url     string
-	backend *hostileBackend
-	panics  atomic.Int64 // panics the gateway recovered (its panic hook)
+	mode      string // "in-process" or "remote"
+	addr      string // the HTTP server's host:port
+	url       string
+	plainAddr string // the gateway without WithCompression
+	plainURL  string
+	backend   *hostileBackend
+	panics    atomic.Int64 // panics the gateways recovered (their panic hook)
 }
 
 // calls is the number of calls that reached conf.v1.Probes's methods:
@@ -49,11 +54,27 @@ func newHostileEnv(t *testing.T, mode string) *hostileEnv {
 	be := &hostileBackend{}
 	be.streams.Store(newStreamer())
 	e := &hostileEnv{mode: mode, backend: be}
-	opts := []protorest.Option{
-		protorest.WithCompression(protorest.Compression{}),
-		protorest.WithPanicHook(func(string, any, []byte) { e.panics.Add(1) }),
+	var conn *grpc.ClientConn
+	if mode == "remote" {
+		srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}))
+		confv1.RegisterProbesServer(srv, be)
+		reflection.Register(srv)
+		conn = dial(t, serveGRPC(t, srv))
 	}
-	if mode == "in-process" {
+	hs := e.serve(t, conn, protorest.WithCompression(protorest.Compression{}))
+	e.addr, e.url = hs.Listener.Addr().String(), hs.URL
+	hs = e.serve(t, conn)
+	e.plainAddr, e.plainURL = hs.Listener.Addr().String(), hs.URL
+	return e
+}
+
+// serve serves e's backend through a new gateway with opts: in-process,
+// or through conn when it is not nil.
+func (e *hostileEnv) serve(t *testing.T, conn *grpc.ClientConn, opts ...protorest.Option) *httptest.Server {
+	t.Helper()
+	be := e.backend
+	opts = append(opts, protorest.WithPanicHook(func(string, any, []byte) { e.panics.Add(1) }))
+	if conn == nil {
 		opts = append(opts,
 			protorest.WithUnaryInterceptors(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 				be.calls.Add(1)
@@ -65,15 +86,12 @@ func newHostileEnv(t *testing.T, mode string) *hostileEnv {
 			}))
 	}
 	gw := protorest.NewGateway(opts...)
-	if mode == "in-process" {
+	if conn == nil {
 		confv1.RegisterProbesServer(gw, be)
 	} else {
-		srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}))
-		confv1.RegisterProbesServer(srv, be)
-		reflection.Register(srv)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := gw.RegisterRemote(ctx, dial(t, serveGRPC(t, srv)), protorest.WithReflection("conf.v1.Probes")); err != nil {
+		if err := gw.RegisterRemote(ctx, conn, protorest.WithReflection("conf.v1.Probes")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,9 +102,7 @@ func newHostileEnv(t *testing.T, mode string) *hostileEnv {
 	hs.Config.Protocols.SetUnencryptedHTTP2(true)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	e.addr = hs.Listener.Addr().String()
-	e.url = hs.URL
-	return e
+	return hs
 }
 
 // rpcCounter counts the RPCs a gRPC server receives to conf.v1.Probes,
@@ -173,6 +189,15 @@ func (b *hostileBackend) BulkCreate(s grpc.ClientStreamingServer[confv1.Probe, c
 }
 func (b *hostileBackend) Chat(s grpc.BidiStreamingServer[confv1.Probe, confv1.Probe]) error {
 	return b.streams.Load().Chat(s)
+}
+func (b *hostileBackend) StreamUpload(s grpc.ClientStreamingServer[confv1.UploadRequest, confv1.Probe]) error {
+	return b.streams.Load().StreamUpload(s)
+}
+
+// RawEcho answers a google.api.HttpBody with itself.
+func (b *hostileBackend) RawEcho(ctx context.Context, r *httpbody.HttpBody) (*httpbody.HttpBody, error) {
+	b.record(ctx, "RawEcho", &confv1.Probe{Name: r.GetContentType(), Blob: r.GetData()})
+	return r, nil
 }
 func (b *hostileBackend) DeleteProbe(context.Context, *confv1.Probe) (*emptypb.Empty, error) {
 	return &emptypb.Empty{}, nil

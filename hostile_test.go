@@ -27,6 +27,9 @@ type hostileShape struct {
 	header []string // name, value pairs
 	body   string
 	raw    string // the request as bytes ("{host}" for the server's), for what net/http's client cannot send
+	// uncompressed sends the request to the gateway without
+	// WithCompression (protorest serve's default), not the one with it
+	uncompressed bool
 
 	status    int
 	code      codes.Code // the google.rpc.Status code of an error body
@@ -170,6 +173,40 @@ func hostileShapes() []hostileShape {
 		{id: "H18/gzip bomb", method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip"}, body: gzipBomb(10 << 20),
 			status: 413, code: codes.ResourceExhausted, nc: true, mem: 5 * (4 << 20)}, // 5× the 4 MiB limit, whatever the body inflates to
 		{id: "H18/br", method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "br"}, body: `{}`, status: 415, code: codes.Unimplemented, nc: true},
+		// Request codings are decoded without WithCompression too (protorest
+		// serve's default): grpc-gateway parses the encoded bytes as JSON.
+		{id: "H18/gzip", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip"}, body: encode("gzip", `{"name":"n"}`),
+			status: 200, seen: method("CreateProbe", "n")},
+		{id: "H18/zstd", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "zstd"}, body: encode("zstd", `{"name":"n"}`),
+			status: 200, seen: method("CreateProbe", "n")},
+		{id: "H18/x-gzip, identity", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "X-Gzip, identity"}, body: encode("gzip", `{"name":"n"}`),
+			status: 200, seen: method("CreateProbe", "n")},
+		{id: "H18/gzip bomb, uncompressed", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip"}, body: gzipBomb(10 << 20),
+			status: 413, code: codes.ResourceExhausted, nc: true, mem: 5 * (4 << 20)},
+		// The gzip bomb's bound, and the window: zstd decodes with a window
+		// of up to 8 MiB, which RFC 9659 §3 has decoders support, and
+		// allocates it whole (21 to 25.6 MB measured).
+		{id: "H18/zstd bomb", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "zstd"}, body: zstdBomb(10 << 20),
+			status: 413, code: codes.ResourceExhausted, nc: true, mem: 5*(4<<20) + 8<<20},
+		{id: "H18/zstd window 128 MiB", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "zstd"}, body: zstdWindow(27),
+			status: 400, code: codes.InvalidArgument, nc: true, mem: 2 << 20, check: bodyHas("not valid zstd")},
+		{id: "H18/br, uncompressed", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "br"}, body: `{}`,
+			status: 415, code: codes.Unimplemented, nc: true, check: acceptEncoding},
+		{id: "H18/deflate", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "deflate"}, body: `{}`,
+			status: 415, code: codes.Unimplemented, nc: true, check: acceptEncoding},
+		{id: "H18/gzip, zstd", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip, zstd"}, body: encode("gzip", encode("zstd", `{}`)),
+			status: 415, code: codes.Unimplemented, nc: true, check: acceptEncoding,
+			diff: "one coding per request (RFC 9110 allows a list): no client sends two, and each would multiply the work a small body may ask for"},
+		{id: "H18/not gzip", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip"}, body: `{"name":"n"}`,
+			status: 400, code: codes.InvalidArgument, nc: true, check: bodyHas("not valid gzip")},
+		{id: "H18/corrupt gzip", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "gzip"}, body: encode("gzip", `{}`)[:10] + "ÿÿÿÿ",
+			status: 400, code: codes.InvalidArgument, nc: true, check: bodyHas("not valid gzip")},
+		{id: "H18/truncated zstd", uncompressed: true, method: "POST", target: "/v1/probes", header: []string{"Content-Encoding", "zstd"}, body: encode("zstd", `{"name":"n"}`)[:12],
+			status: 400, code: codes.InvalidArgument, nc: true, check: bodyHas("not valid zstd")},
+		{id: "H18/br on a rule without body", uncompressed: true, method: "GET", target: "/v1/probes/abc", header: []string{"Content-Encoding", "br"}, body: "xyz",
+			status: 200, seen: name("abc"), diff: "a body the rule does not take is dropped unread by its coding"},
+		{id: "H18/gzip stream bomb", uncompressed: true, method: "POST", target: "/v1/bulk", header: []string{"Content-Encoding", "gzip"}, body: gzipBomb(10 << 20),
+			status: 413, code: codes.ResourceExhausted, mem: 6 * (4 << 20)},
 
 		// JSON bodies.
 		{id: "J1/{", method: "POST", target: "/v1/probes", body: `{`, status: 400, code: codes.InvalidArgument, nc: true},
@@ -308,18 +345,22 @@ func runShape(t *testing.T, e *hostileEnv, s hostileShape) hostileResult {
 	e.backend.mu.Lock()
 	e.backend.last = hostileCall{}
 	e.backend.mu.Unlock()
+	addr := e.addr
+	if s.uncompressed {
+		addr = e.plainAddr
+	}
 	var req []byte
 	if s.raw != "" {
-		req = []byte(strings.ReplaceAll(s.raw, "{host}", e.addr))
+		req = []byte(strings.ReplaceAll(s.raw, "{host}", addr))
 	} else if s.run == nil {
-		req = httpRequest(e.addr, s.method, s.target, s.header, s.body)
+		req = httpRequest(addr, s.method, s.target, s.header, s.body)
 	}
 	allocs := heapAllocs()
 	var r hostileResp
 	if s.run != nil {
 		r = s.run(t, e)
 	} else {
-		r = rawExchange(t, e.addr, req)
+		r = rawExchange(t, addr, req)
 	}
 	allocated := heapAllocs() - allocs
 	calls := e.calls() - before
@@ -487,6 +528,25 @@ func gzipBomb(n int) string {
 	zw.Write(make([]byte, n))
 	zw.Close()
 	return b.String()
+}
+
+// zstdWindow is a zstd frame (RFC 8878 §3.1.1) of {"name":"n"} whose
+// header asks for a window of 2^log bytes: encoders shrink the window to
+// fit small content, so it is written by hand.
+func zstdWindow(log int) string {
+	content := `{"name":"n"}`
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, // magic number
+		0x00,              // descriptor: no content size, not single-segment, no checksum, no dictionary
+		byte(log-10) << 3} // window descriptor: exponent log-10, mantissa 0
+	block := len(content)<<3 | 1 // the last block, raw, of len(content) bytes
+	frame = append(frame, byte(block), byte(block>>8), byte(block>>16))
+	return string(append(frame, content...))
+}
+
+func acceptEncoding(t *testing.T, _ *hostileEnv, r hostileResp) {
+	if got := r.header.Get("Accept-Encoding"); got != "gzip, zstd" {
+		t.Errorf("Accept-Encoding %q, want gzip, zstd", got)
+	}
 }
 
 func manyKeys(n int) string {

@@ -31,6 +31,11 @@ need_openssl() {
   command -v openssl >/dev/null || { apt-get update -qq && apt-get install -y -qq openssl; }
 }
 
+# need_zstd: install the zstd CLI with apt-get when it is missing.
+need_zstd() {
+  command -v zstd >/dev/null || { apt-get update -qq && apt-get install -y -qq zstd; }
+}
+
 # make_ca DIR NAME: a throwaway CA, DIR/NAME.pem and DIR/NAME.key (made at
 # test time; no certificate is committed).
 make_ca() {

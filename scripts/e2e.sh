@@ -19,6 +19,7 @@ cleanup() {
 trap cleanup EXIT
 
 need_curl
+need_zstd
 GOBIN="$work/bin" go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@$GRPCURL_VERSION"
 grpcurl="$work/bin/grpcurl"
 go build -o "$work/protorest" ./cmd/protorest
@@ -125,6 +126,20 @@ out=$(curl -s -X POST --data-binary @"$work/req.bin" -H 'Content-Type: applicati
 check "echo, binary request and response" "$out" "0a0b$(printf 'echo: hello' | od -An -tx1 | tr -d ' \n')"
 contains "echo, binary content type" "$(tr -d '\r' <"$work/headers")" "Content-Type: application/proto"
 
+# Compressed request bodies, with compression off (the demo's default,
+# and serve's): gzip and zstd decode; another coding gets 415 and the
+# codings that would do.
+printf '{"msg":"hello"}' | gzip -c >"$work/body.gz"
+printf '{"msg":"hello"}' | zstd -q -c >"$work/body.zst"
+out=$(curl -s -w ' %{http_code}' --data-binary @"$work/body.gz" -H 'Content-Encoding: gzip' "$H/api/v1/example/echo")
+check "echo, gzip request body" "$out" '{"msg":"echo: hello"} 200'
+out=$(curl -s -w ' %{http_code}' --data-binary @"$work/body.zst" -H 'Content-Encoding: zstd' "$H/api/v1/example/echo")
+check "echo, zstd request body" "$out" '{"msg":"echo: hello"} 200'
+out=$(curl -s -i --data-binary '{"msg":"hello"}' -H 'Content-Encoding: br' "$H/api/v1/example/echo" | tr -d '\r')
+contains "echo, br request body: status" "$out" "HTTP/1.1 415 Unsupported Media Type"
+contains "echo, br request body: Accept-Encoding" "$out" "Accept-Encoding: gzip, zstd"
+contains "echo, br request body: Status body" "$(printf '%s' "$out" | tail -n1)" '{"code":12,"message":"request Content-Encoding \"br\" not supported'
+
 out=$(curl -s -i "localhost:$HTTP_PORT/v1/books/" | tr -d '\r')
 contains "empty book name: status" "$out" "HTTP/1.1 400 Bad Request"
 contains "empty book name: body" "$(printf '%s' "$out" | tail -n1)" '{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"'
@@ -154,6 +169,12 @@ for _ in $(seq 1 100); do
 done
 out=$(curl -s -X POST -d '{"msg":"hello"}' "http://localhost:$SERVE_PORT/api/v1/example/upper")
 check "serve: upper through reflection" "$out" '{"msg":"HELLO"}'
+out=$(curl -s -w ' %{http_code}' --data-binary @"$work/body.gz" -H 'Content-Encoding: gzip' "http://localhost:$SERVE_PORT/api/v1/example/upper")
+check "serve: gzip request body" "$out" '{"msg":"HELLO"} 200'
+out=$(curl -s -w ' %{http_code}' --data-binary @"$work/body.zst" -H 'Content-Encoding: zstd' "http://localhost:$SERVE_PORT/api/v1/example/upper")
+check "serve: zstd request body" "$out" '{"msg":"HELLO"} 200'
+out=$(curl -s -o /dev/null -w '%{http_code}' --data-binary '{"msg":"hello"}' -H 'Content-Encoding: br' "http://localhost:$SERVE_PORT/api/v1/example/upper")
+check "serve: br request body is 415" "$out" 415
 out=$(curl -s -i "localhost:$SERVE_PORT/v1/books/" | tr -d '\r')
 contains "serve: error details from the upstream" "$(printf '%s' "$out" | tail -n1)" '{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"'
 kill -TERM "$serve_pid"

@@ -249,7 +249,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: web, name: "cors-credentials", value: boolValue{&c.corsCredentials},
 			help: "let those pages send cookies and HTTP authentication (not with the origin *)"},
 		{group: web, name: "compression", value: boolValue{&c.compression},
-			help: "compress responses with zstd or gzip as Accept-Encoding asks (1KiB and more, and streams), and decode gzip and zstd request bodies, the body limit on the decoded size"},
+			help: "compress responses with zstd or gzip as Accept-Encoding asks (1KiB and more, and streams). gzip and zstd request bodies are decoded with or without it, the body limit on the decoded size"},
 		{group: web, name: "trusted-proxy", arg: "CIDR", value: listValue{&c.trustedProxies}, repeat: true, def: "none",
 			help: "a proxy in front of protorest whose X-Forwarded-Host is believed (else x-forwarded-host is the request's Host)"},
 

@@ -1,4 +1,4 @@
-// Package compress decodes compressed request bodies (RFC 7694:
+// Package compress decodes compressed request bodies (RFC 9110 §8.4:
 // Content-Encoding gzip or zstd) for a gateway, with pooled decoders. The
 // body limit then applies to what the body decodes to, so that a small
 // body that inflates without bound (a zip bomb) is cut at the limit.
@@ -6,20 +6,21 @@
 package compress
 
 import (
+	"errors"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
-	"github.com/protorest/protorest/internal/headers"
-	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/text"
 )
 
-// Encodings are the request content codings a gateway decodes.
+// Encodings are the request content codings a gateway decodes, as its
+// 415 answers' Accept-Encoding lists them.
 const Encodings = "gzip, zstd"
 
 // maxWindow bounds the memory a zstd frame may ask the decoder for.
@@ -30,16 +31,119 @@ var (
 	zstdPool sync.Pool // *zstd.Decoder
 )
 
-// errCoding is the error of a content coding the gateway does not decode.
-var errCoding = httperr.New(http.StatusUnsupportedMediaType, codes.Unimplemented,
-	"request Content-Encoding not supported: send "+Encodings+" or none")
+// DecodeRequest replaces the body of r, when its Content-Encoding is gzip
+// or zstd, by what it decodes to (a *Body, which the caller closes when
+// the request ends), and drops the header and the length, which described
+// the encoded body. A request without Content-Encoding, or without a
+// body, is left as it is, at no cost. A coding it does not decode, or
+// more than one, is a 415 error, and w gets an Accept-Encoding header
+// that lists the codings it does (RFC 9110 §15.5.16). Nothing is read
+// here: a body that does not decode fails when it is read.
+func DecodeRequest(w http.ResponseWriter, r *http.Request) (*Body, error) {
+	vs := r.Header["Content-Encoding"]
+	if len(vs) == 0 || r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return nil, nil
+	}
+	c, err := parseCoding(vs)
+	if err != nil {
+		w.Header().Set("Accept-Encoding", Encodings)
+		return nil, err
+	}
+	if c == identity {
+		return nil, nil
+	}
+	b := &Body{coding: c, src: source{r: r.Body}}
+	r.Body = b
+	r.Header.Del("Content-Encoding")
+	r.Header.Del("Content-Length")
+	r.ContentLength = -1
+	return b, nil
+}
 
 // A Body is a request body being decoded; Close gives its decoder back.
+// Its reads fail with INVALID_ARGUMENT where the bytes do not decode; a
+// failure to read the bytes themselves (a timeout, the client gone) is
+// returned as it is.
 type Body struct {
-	io.Reader
-	orig io.ReadCloser
-	gz   *gzip.Reader
-	zs   *zstd.Decoder
+	coding  coding
+	src     source
+	started bool
+	decoded io.Reader // gz or zs, once started
+	gz      *gzip.Reader
+	zs      *zstd.Decoder
+}
+
+// source is the encoded body; it keeps its last read's error, so that
+// Body can tell the transport's failures from the decoder's, and counts
+// the bytes read.
+type source struct {
+	r   io.ReadCloser
+	err error
+	n   int64
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.err = err
+	s.n += int64(n)
+	return n, err
+}
+
+// Read reads decoded bytes. The decoder is taken from its pool at the
+// first read, which reads the coding's header: reads are timed by their
+// caller, not here.
+func (b *Body) Read(p []byte) (int, error) {
+	if !b.started {
+		b.started = true
+		if err := b.start(); err != nil {
+			if err == io.EOF && b.src.n > 0 {
+				// A header cut short (klauspost's gzip says io.EOF when
+				// its optional fields end early); with no bytes at all,
+				// the body is empty.
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, b.failure(err)
+		}
+	}
+	n, err := b.decoded.Read(p)
+	if err != nil {
+		err = b.failure(err)
+	}
+	return n, err
+}
+
+// start readies the body's decoder, which reads the coding's header.
+func (b *Body) start() error {
+	switch b.coding {
+	case gzipCoding:
+		b.gz, _ = gzipPool.Get().(*gzip.Reader)
+		if b.gz == nil {
+			b.gz = new(gzip.Reader)
+		}
+		b.decoded = b.gz
+		return b.gz.Reset(&b.src)
+	default:
+		b.zs, _ = zstdPool.Get().(*zstd.Decoder)
+		if b.zs == nil {
+			var err error
+			b.zs, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxWindow))
+			if err != nil {
+				return err
+			}
+		}
+		b.decoded = b.zs
+		return b.zs.Reset(&b.src)
+	}
+}
+
+// failure is err as Read returns it: the end, the transport's own
+// failure, or else the body's, which does not decode.
+func (b *Body) failure(err error) error {
+	if err == io.EOF || b.src.err != nil && b.src.err != io.EOF && errors.Is(err, b.src.err) {
+		return err
+	}
+	return status.Error(codes.InvalidArgument, "request body is not valid "+b.coding.String()+
+		" (Content-Encoding): "+text.Truncate(err.Error(), 100))
 }
 
 // Close returns the decoder to its pool and closes the original body.
@@ -53,56 +157,6 @@ func (b *Body) Close() error {
 		zstdPool.Put(b.zs)
 		b.zs = nil
 	}
-	return b.orig.Close()
-}
-
-// DecodeRequest replaces the body of r, when its Content-Encoding is gzip
-// or zstd, by what it decodes to (and drops the header and the length,
-// which described the encoded body); the caller closes the new body (a
-// *Body) when the request ends. A coding it does not decode is a 415
-// error, which says the codings it does (RFC 7694); a body that does not
-// decode fails when it is read.
-func DecodeRequest(w http.ResponseWriter, r *http.Request) (*Body, error) {
-	coding := strings.ToLower(strings.TrimSpace(headers.List(r.Header, "Content-Encoding")))
-	if coding == "" || coding == "identity" {
-		return nil, nil
-	}
-	b := &Body{orig: r.Body}
-	switch coding {
-	case "gzip", "x-gzip":
-		gz, _ := gzipPool.Get().(*gzip.Reader)
-		var err error
-		if gz == nil {
-			gz, err = gzip.NewReader(r.Body)
-		} else {
-			err = gz.Reset(r.Body)
-		}
-		if err != nil {
-			if gz != nil {
-				gzipPool.Put(gz)
-			}
-			return nil, httperr.New(http.StatusBadRequest, codes.InvalidArgument, "request body: not gzip: "+err.Error())
-		}
-		b.gz, b.Reader = gz, gz
-	case "zstd":
-		zs, _ := zstdPool.Get().(*zstd.Decoder)
-		var err error
-		if zs == nil {
-			zs, err = zstd.NewReader(r.Body, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxWindow))
-		} else {
-			err = zs.Reset(r.Body)
-		}
-		if err != nil {
-			return nil, httperr.New(http.StatusBadRequest, codes.InvalidArgument, "request body: not zstd: "+err.Error())
-		}
-		b.zs, b.Reader = zs, zs
-	default:
-		w.Header().Set("Accept-Encoding", Encodings)
-		return nil, errCoding
-	}
-	r.Body = b
-	r.Header.Del("Content-Encoding")
-	r.Header.Del("Content-Length")
-	r.ContentLength = -1
-	return b, nil
+	b.decoded = nil
+	return b.src.r.Close()
 }

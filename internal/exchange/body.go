@@ -10,6 +10,7 @@ import (
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/compress"
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/text"
@@ -22,10 +23,20 @@ const maxPresize = 64 << 10
 // Bind prepares the request messages: for a client stream, a source that
 // reads them from the body as they arrive (with full duplex, so that
 // responses can go out meanwhile); otherwise the one message's body, read
-// whole, within the body limit. A body the rule does not take is read and
-// dropped all the same (413 past the limit): over HTTP/1.1, net/http
-// notices a client that goes away only once the body has been read.
+// whole, within the body limit. A body the rule takes is read as its
+// Content-Encoding (gzip, zstd) decodes it, the limit applying to the
+// decoded bytes; another coding is a 415 error. A body the rule does not
+// take is read and dropped all the same (413 past the limit), whatever
+// its coding: over HTTP/1.1, net/http notices a client that goes away
+// only once the body has been read.
 func (x *Exchange) Bind() error {
+	if x.Binding.Request.Body.Kind != bind.BodyNone {
+		coded, err := compress.DecodeRequest(x.W, x.R)
+		if err != nil {
+			return err
+		}
+		x.coded = coded
+	}
 	if x.Binding.ClientStreams {
 		// Reading the body while responses go out needs full duplex on
 		// HTTP/1.1 (HTTP/2 always has it).
@@ -100,6 +111,9 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 	if err != nil {
 		if x.clock.timedOut != nil {
 			return x.clock.timedOut
+		}
+		if _, ok := status.FromError(err); ok {
+			return err // the gateway's own: a body that does not decode
 		}
 		return status.Error(codes.InvalidArgument, "reading the request body: "+text.Truncate(err.Error(), 100))
 	}

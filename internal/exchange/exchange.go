@@ -24,6 +24,7 @@ import (
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/compress"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
@@ -83,7 +84,8 @@ type Exchange struct {
 	one      one              // the source of a request with one message
 	limited  io.LimitedReader // the body within the limit, without an allocation
 	body     *bytes.Buffer
-	scratch  *bytes.Buffer // released with the exchange
+	coded    *compress.Body // the request body as its Content-Encoding decodes it, or nil
+	scratch  *bytes.Buffer  // released with the exchange
 	decodeFn func(any) error
 	clock    *readClock // kept by the pooled exchange, with its timer
 	idle     *IdleWatch // a streaming call's, or nil
@@ -106,8 +108,14 @@ func Get(env *Env, w http.ResponseWriter, r *http.Request) *Exchange {
 
 // Put returns x to the pool, once the call has ended. The exchange of a
 // streaming call is left to the garbage collector instead: its handler
-// may leave a goroutine behind that still holds the stream.
+// may leave a goroutine behind that still holds the stream (though not
+// one that reads the request body: BodySource.Stop has ended that, so a
+// decoded body's decoder goes back to its pool all the same).
 func Put(x *Exchange) {
+	if x.coded != nil {
+		x.coded.Close()
+		x.coded = nil
+	}
 	if x.Binding != nil && x.Binding.Streaming() {
 		return
 	}
