@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -103,10 +105,29 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 		}
 		if ci.Err != nil {
-			attrs = append(attrs, slog.String("error.message", status.Convert(ci.Err).Message()))
+			attrs = append(attrs, slog.String("error.message", errorMessage(ci.Err)))
 		}
 		log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
+}
+
+// errorMessage is the message of a request's error for the log: its
+// status's, or for a call that did not reach the upstream, whose status
+// says only "upstream unavailable", grpc-go's cause as well.
+func errorMessage(err error) string {
+	if errors.Is(err, protorest.ErrBackendUnreachable) {
+		return err.Error()
+	}
+	return status.Convert(err).Message()
+}
+
+// recordProxyFailure puts the error of a call the gRPC proxy failed in
+// the request's CallInfo, as the gateway does for its own calls, for the
+// access log.
+func recordProxyFailure(ctx context.Context, err error) {
+	if ci, ok := protorest.CallInfoFromContext(ctx); ok {
+		ci.Err, ci.Code = err, status.Code(err)
+	}
 }
 
 // clientAddress is the host of a RemoteAddr ("192.0.2.1:1234").

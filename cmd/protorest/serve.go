@@ -79,7 +79,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	var handler http.Handler = gw
 	if cfg.grpcProxy {
-		handler = sharePort(gw, grpcproxy.New(conn))
+		handler = sharePort(gw, grpcproxy.New(conn, recordProxyFailure))
 	}
 	if cfg.accessLog {
 		handler = accessLog(log, handler)
