@@ -154,8 +154,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 		web  = "Browsers, compression and proxies"
 	)
 	return []flagSpec{
-		{group: up, name: "upstream", arg: "ADDR", value: stringValue{&c.upstream}, def: "none, required",
-			help: "gRPC address of the upstream: host:port, dns:///name:port (round robin) or unix:///path"},
+		{group: up, name: "upstream", arg: "ADDR", value: targetValue{&c.upstream}, def: "none, required",
+			help: "gRPC address of the upstream: host:port, dns:///name:port (round robin), unix:///path, or another gRPC target; not a URL (for https://app use --upstream app:443 --upstream-tls)"},
 		{group: up, name: "descriptor-set", arg: "FILE", value: stringValue{&c.descriptorSet},
 			help: "read descriptors from a FileDescriptorSet (buf build -o FILE, or protoc --include_imports --descriptor_set_out FILE) instead of server reflection"},
 		{group: up, name: "proto", arg: "FILE", value: listValue{&c.protos}, repeat: true,
