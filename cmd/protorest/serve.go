@@ -21,9 +21,10 @@ import (
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseServeFlags(args, os.LookupEnv, stdout)
 	if err != nil {
-		return err
+		return withUnknownVariables(err, os.Environ())
 	}
 	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	logUnknownVariables(log, os.Environ())
 	tlsConfig, err := cfg.listenerTLS(log)
 	if err != nil {
 		return err
