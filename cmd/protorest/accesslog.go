@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -33,7 +34,9 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 }
 
 // accessLog logs a line per request after next has answered it, at
-// error for a 5xx and at info otherwise, with the attribute names of
+// error for a 5xx and at info otherwise; a request of one of the probes
+// (a route whose pattern is in probes) at debug whatever its status, or
+// with logProbes false not at all. The line has the attribute names of
 // OpenTelemetry's semantic conventions, taken from the semconv package
 // otelhttp and otelprotorest use, so that the line and the metrics and
 // spans of the same request agree:
@@ -51,7 +54,7 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 // The outcome comes from the protorest.CallInfo the gateway fills in: the
 // one already in the request's context (otelprotorest.NewHandler's), or
 // one of its own.
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+func accessLog(log *slog.Logger, next http.Handler, probes []string, logProbes bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ci, observed := protorest.CallInfoFromContext(r.Context())
@@ -76,8 +79,17 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			code = http.StatusOK
 		}
 		level := slog.LevelInfo
-		if code >= 500 {
+		switch {
+		case slices.Contains(probes, call.Pattern):
+			if !logProbes {
+				return
+			}
+			level = slog.LevelDebug
+		case code >= 500:
 			level = slog.LevelError
+		}
+		if !log.Enabled(r.Context(), level) {
+			return
 		}
 		attrs := make([]slog.Attr, 0, 16)
 		attrs = append(attrs,

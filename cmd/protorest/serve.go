@@ -83,7 +83,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		handler = sharePort(gw, grpcproxy.New(conn, recordProxyFailure))
 	}
 	if cfg.accessLog {
-		handler = accessLog(log, handler)
+		handler = accessLog(log, handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)

@@ -130,9 +130,10 @@ type serveConfig struct {
 	outgoingHeaders []string
 
 	// Logging.
-	logFormat string
-	logLevel  string
-	accessLog bool
+	logFormat       string
+	logLevel        string
+	accessLog       bool
+	accessLogProbes bool
 
 	// Telemetry.
 	metricsListen string
@@ -302,7 +303,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
 			help: "least severe level logged: debug, info, warn or error"},
 		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
-			help: "log a line per request (error for a 5xx, else info) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+		{group: logs, name: "access-log-probes", value: boolValue{&c.accessLogProbes},
+			help: "log the requests of --livez-path, --readyz-path and --health-path in the access log, at debug whatever their status (false: not at all)"},
 
 		{group: tel, name: "metrics-listen", arg: "ADDR", value: stringValue{&c.metricsListen}, def: "none",
 			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads"},
@@ -352,6 +355,7 @@ func newServeConfig() *serveConfig {
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,
+		accessLogProbes:     true,
 	}
 }
 
