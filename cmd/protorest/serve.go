@@ -95,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "protorest: metrics on http://%s/metrics\n", addr)
 	}
-	lis, err := net.Listen("tcp", cfg.listen)
+	lis, err := listen("listen", cfg.listen)
 	if err != nil {
 		return err
 	}
