@@ -17,15 +17,18 @@ reflection unless --descriptor-set or --proto says otherwise. gRPC calls
 to the same port are proxied to the upstream unchanged.
 
 If the upstream is down at start, protorest serves anyway: requests get
-503 UNAVAILABLE until the upstream answers. Routes are reloaded when the
-upstream reconnects (it may have restarted with new services), on SIGHUP,
-and every --reload-interval. SIGTERM or SIGINT drains requests in flight,
-then exits.
+503 UNAVAILABLE until the upstream answers. A call that cannot reach the
+upstream is told "upstream unavailable"; the cause, which names its
+address, is logged. Routes are reloaded when the upstream reconnects (it
+may have restarted with new services), on SIGHUP, and every
+--reload-interval. SIGTERM or SIGINT drains requests in flight, then
+exits.
 
 Every flag can also be set by the environment variable after its default
 ($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
 flag on the command line wins. A repeatable flag's variable is a
-comma-separated list. Bad usage exits 2, a failure at run time 1.
+comma-separated list. A PROTOREST_ variable that is no flag's is warned
+of. Bad usage exits 2, a failure at run time 1.
 
 Examples:
 
