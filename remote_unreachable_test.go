@@ -21,6 +21,17 @@ import (
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
+// closedAddr returns a loopback address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	return lis.Addr().String()
+}
+
 // observedGateway serves the conf.v1.Probes methods of the backend at
 // target on a loopback h2c server, and returns its URL and the errors
 // the gateway recorded in each request's CallInfo, by path.
@@ -53,12 +64,7 @@ func observedGateway(t *testing.T, target string) (url string, errs func(path st
 // address; the CallInfo's error has that message, for the log.
 func TestRemoteUnreachable(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close() // nothing listens there now
+	addr := closedAddr(t)
 	url, errs := observedGateway(t, addr)
 	_, port, _ := net.SplitHostPort(addr)
 	const want = `{"code":14,"message":"upstream unavailable","details":[]}`
