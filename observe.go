@@ -65,7 +65,9 @@ type CallInfo struct {
 	// Code is the gRPC status of the outcome: OK, the method's error, or
 	// the gateway's own (INVALID_ARGUMENT for a bad request, NOT_FOUND for
 	// no route, …); Err is that error, nil for OK. A stream that fails
-	// after its first message has Code set from its in-band error.
+	// after its first message has Code set from its in-band error. A
+	// remote call that did not reach its backend has an Err matching
+	// ErrBackendUnreachable, whose text has grpc-go's cause.
 	Code codes.Code
 	Err  error
 	// MessagesReceived and MessagesSent count the request messages

@@ -137,6 +137,14 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // registers all of the services or none. Reload reads the descriptors
 // again and swaps the backend's routes.
 //
+// A call that does not reach the backend (grpc-go finds no connection to
+// it, cannot resolve its address, or loses the connection mid-call) gets
+// 503 UNAVAILABLE "upstream unavailable": grpc-go's message names
+// addresses, which are no business of the client's. The error the error
+// handler and CallInfo.Err are given matches ErrBackendUnreachable and
+// has grpc-go's message in its text, for the log. An UNAVAILABLE the
+// backend sends itself is passed on as it is.
+//
 // With WithPending, a backend whose descriptors cannot be loaded yet (it
 // is down, or starting) stays registered: RegisterRemote returns an error
 // that wraps ErrNotLoaded, requests that no route matches get 503
@@ -175,6 +183,12 @@ func WithPending() RemoteOption {
 // a backend's descriptors could not be loaded (as opposed to loaded
 // descriptors whose rules cannot be served).
 var ErrNotLoaded = errors.New("protorest: backend descriptors not loaded")
+
+// ErrBackendUnreachable is matched (errors.Is) by the error of a remote
+// call that did not reach its backend: its status is UNAVAILABLE
+// "upstream unavailable", its text (Error) adds grpc-go's, and it
+// unwraps to grpc-go's error.
+var ErrBackendUnreachable = remote.ErrUnreachable
 
 // notLoadedError is a failure to load descriptors; the cause names where
 // they came from ("reflection: …", "descriptor set x.binpb: …").

@@ -186,12 +186,7 @@ func TestRemoteFilesAndServiceFilter(t *testing.T) {
 
 func TestRemoteBackendDown(t *testing.T) {
 	t.Parallel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close() // nothing listens there now
+	addr := closedAddr(t)
 	gw := remoteGateway(t, dial(t, addr), protorest.WithRemoteFiles(protoregistry.GlobalFiles, "example.v1.MySvc"))
 	resp, body := send(t, "POST", gw.URL+"/api/v1/example/upper", `{"msg":"x"}`)
 	if resp.StatusCode != 503 || !strings.Contains(body, `"code":14`) {

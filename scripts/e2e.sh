@@ -75,6 +75,11 @@ done
 
 H="http://localhost:$HTTP_PORT"
 
+# A second demo on the first one's gRPC port says which flag moves it.
+code=0; "$work/protorest" demo -grpc ":$GRPC_PORT" -http "127.0.0.1:$(free_port)" >/dev/null 2>"$work/taken.err" || code=$?
+check "demo: a port taken exits 1" "$code" 1
+contains "demo: a port taken names the flag that moves it" "$(cat "$work/taken.err")" "bind: address already in use (another process holds it; pick another port with --grpc :"
+
 # Every command the demo prints under "Try:" runs exactly as printed
 # (localhost and the ports are the demo's), under pipefail, with curl
 # failing on an HTTP error (a wrapper first in PATH adds --fail-with-body
@@ -365,6 +370,12 @@ check "serve: a bad environment variable exits 2" "$code" 2
 contains "serve: the bad variable is named" "$(cat "$work/usage.err")" 'PROTOREST_MAX_BODY_SIZE="lots"'
 code=0; "$work/protorest" serve --upstream "localhost:$GRPC_PORT" --listen ":$GRPC_PORT" >/dev/null 2>"$work/usage.err" || code=$?
 check "serve: --listen equal to --upstream exits 2" "$code" 2
+code=0; "$work/protorest" serve --upstream http://localhost:1 >/dev/null 2>"$work/usage.err" || code=$?
+check "serve: --upstream http://… exits 2" "$code" 2
+contains "serve: --upstream http://… says what to give" "$(cat "$work/usage.err")" 'invalid value "http://localhost:1" for flag -upstream: a URL, not a gRPC target: give --upstream localhost:1'
+code=0; PROTOREST_UPSTREM="localhost:$GRPC_PORT" "$work/protorest" serve >/dev/null 2>"$work/usage.err" || code=$?
+check "serve: a misspelt PROTOREST_UPSTREAM exits 2" "$code" 2
+contains "serve: an unknown variable is named, with the one meant" "$(cat "$work/usage.err")" '--upstream is required (PROTOREST_UPSTREM is not a protorest variable, ignored; did you mean PROTOREST_UPSTREAM?)'
 out=$("$work/protorest" serve --help)
 contains "serve --help: default and variable of a flag" "$out" 'default :8080, $PROTOREST_LISTEN'
 
@@ -378,14 +389,23 @@ check "serve: env vars (upstream, listen, success status)" "$out" '{"msg":"ENV"}
 sleep 0.2
 contains "serve: env PROTOREST_LOG_FORMAT=json: an access log line" "$(cat "$work/env.log")" '"msg":"request","http.request.method":"POST","http.route":"/api/v1/example/upper","url.path":"/api/v1/example/upper","http.response.status_code":201,"rpc.method":"example.v1.MySvc/Upper","rpc.response.status_code":"OK"'
 
-# Probes while the upstream is down.
+# Probes while the upstream is down (routes from the .proto file), a
+# misspelt variable, and what a client is told.
 P=$(free_port)
-serve_bg "$work/down.log" --upstream "127.0.0.1:$(free_port)" --listen "127.0.0.1:$P"
+DOWN=$(free_port)
+PROTOREST_UPSTREAM_TSL=true serve_bg "$work/down.log" --upstream "127.0.0.1:$DOWN" --listen "127.0.0.1:$P" \
+  --import-path examples --proto example/v1/example.proto
 wait_http "http://127.0.0.1:$P/livez"
 check "serve: /livez 200 while the upstream is down" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P/livez")" 200
 out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$P/readyz")
 contains "serve: /readyz 503 while the upstream is down" "$out" '"status":"not ready"'
 check "serve: /readyz status" "${out##* }" 503
+out=$(curl -s -w ' %{http_code}' -X POST -d '{"msg":"x"}' "http://127.0.0.1:$P/api/v1/example/upper")
+check "serve: a call with the upstream down: upstream unavailable, no address" "$out" '{"code":14,"message":"upstream unavailable","details":[]} 503'
+sleep 0.2
+contains "serve: the log has grpc-go's cause" "$(cat "$work/down.log")" "error.message=\"upstream unavailable: connection error: desc = \\\"transport: Error while dialing: dial tcp 127.0.0.1:$DOWN: connect: connection refused"
+check "serve: probes are not access log lines at info" "$(grep -c 'url.path=/readyz' "$work/down.log" || true)" 0
+contains "serve: an unknown variable is warned of, with the one meant" "$(cat "$work/down.log")" 'msg="not a protorest variable, ignored" variable=PROTOREST_UPSTREAM_TSL did_you_mean=PROTOREST_UPSTREAM_TLS'
 
 # TLS on the listener, certificates made now with openssl.
 certs="$work/certs"; mkdir -p "$certs"

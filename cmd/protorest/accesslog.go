@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -31,7 +34,9 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 }
 
 // accessLog logs a line per request after next has answered it, at
-// error for a 5xx and at info otherwise, with the attribute names of
+// error for a 5xx and at info otherwise; a request of one of the probes
+// (a route whose pattern is in probes) at debug whatever its status, or
+// with logProbes false not at all. The line has the attribute names of
 // OpenTelemetry's semantic conventions, taken from the semconv package
 // otelhttp and otelprotorest use, so that the line and the metrics and
 // spans of the same request agree:
@@ -49,7 +54,7 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 // The outcome comes from the protorest.CallInfo the gateway fills in: the
 // one already in the request's context (otelprotorest.NewHandler's), or
 // one of its own.
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+func accessLog(log *slog.Logger, next http.Handler, probes []string, logProbes bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ci, observed := protorest.CallInfoFromContext(r.Context())
@@ -74,8 +79,17 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			code = http.StatusOK
 		}
 		level := slog.LevelInfo
-		if code >= 500 {
+		switch {
+		case slices.Contains(probes, call.Pattern):
+			if !logProbes {
+				return
+			}
+			level = slog.LevelDebug
+		case code >= 500:
 			level = slog.LevelError
+		}
+		if !log.Enabled(r.Context(), level) {
+			return
 		}
 		attrs := make([]slog.Attr, 0, 16)
 		attrs = append(attrs,
@@ -103,10 +117,29 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 		}
 		if ci.Err != nil {
-			attrs = append(attrs, slog.String("error.message", status.Convert(ci.Err).Message()))
+			attrs = append(attrs, slog.String("error.message", errorMessage(ci.Err)))
 		}
 		log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
+}
+
+// errorMessage is the message of a request's error for the log: its
+// status's, or for a call that did not reach the upstream, whose status
+// says only "upstream unavailable", grpc-go's cause as well.
+func errorMessage(err error) string {
+	if errors.Is(err, protorest.ErrBackendUnreachable) {
+		return err.Error()
+	}
+	return status.Convert(err).Message()
+}
+
+// recordProxyFailure puts the error of a call the gRPC proxy failed in
+// the request's CallInfo, as the gateway does for its own calls, for the
+// access log.
+func recordProxyFailure(ctx context.Context, err error) {
+	if ci, ok := protorest.CallInfoFromContext(ctx); ok {
+		ci.Err, ci.Code = err, status.Code(err)
+	}
 }
 
 // clientAddress is the host of a RemoteAddr ("192.0.2.1:1234").

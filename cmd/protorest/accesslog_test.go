@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/protorest/protorest"
 )
 
 // accessLines are the access log lines of s so far, decoded (serve runs
@@ -35,7 +40,7 @@ func TestAccessLog(t *testing.T) {
 	s.do(t, "GET", "/v1/books/", "")                                  // 400 from the upstream
 	s.do(t, "GET", "/no/such/route", "")                              // 404 from the gateway
 	s.do(t, "DELETE", "/api/v1/example/upper", "")                    // 405
-	s.do(t, "GET", "/healthz", "")                                    // a custom route
+	s.do(t, "GET", "/openapi.json", "")                               // a custom route (not a probe: TestProbesInTheAccessLog)
 	s.do(t, "GET", "/api/v1/example/watch?count=2&intervalMs=10", "") // a stream
 	const none = ""
 	want := []struct {
@@ -50,7 +55,7 @@ func TestAccessLog(t *testing.T) {
 		{"GET", "/v1/books/", "/v1/books/{name=**}", 400, "bookstore.v1.BookService/GetBook", "INVALID_ARGUMENT", 0, -1, true},
 		{"GET", "/no/such/route", "", 404, none, "NOT_FOUND", 0, -1, true},
 		{"DELETE", "/api/v1/example/upper", "", 405, none, "UNIMPLEMENTED", 0, -1, true},
-		{"GET", "/healthz", "/healthz", 200, none, none, 0, -1, false},
+		{"GET", "/openapi.json", "/openapi.json", 200, none, none, 0, -1, false},
 		{"GET", "/api/v1/example/watch", "/api/v1/example/watch", 200, "example.v1.MySvc/Watch", "OK", 0, -1, false},
 	}
 	lines := accessLines(t, s)
@@ -94,5 +99,28 @@ func TestAccessLogOff(t *testing.T) {
 	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
 	if lines := accessLines(t, s); len(lines) != 0 {
 		t.Errorf("access log lines with --access-log=false: %v", lines)
+	}
+}
+
+// BenchmarkAccessLog: the access log's cost per request, for a route's
+// request logged at info (JSON, to io.Discard) and a probe's, at debug,
+// which the info level drops before building the line.
+func BenchmarkAccessLog(b *testing.B) {
+	gw := protorest.NewGateway()
+	ok := func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{"status":"ok"}`)) }
+	for _, path := range []string{"/livez", "/v1/things"} {
+		if err := gw.HandlePath("GET", path, ok); err != nil {
+			b.Fatal(err)
+		}
+	}
+	log := newLogger(io.Discard, "json", "info")
+	h := accessLog(log, gw, []string{"/livez"}, true)
+	for _, path := range []string{"/v1/things", "/livez"} {
+		b.Run(path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+			}
+		})
 	}
 }

@@ -12,17 +12,13 @@ import (
 // needs no lookup: "localhost" and loopback addresses are this machine,
 // and so is any host of an upstream when the listen host is empty or
 // unspecified (0.0.0.0, ::), which listens on all of them. Names that
-// need DNS are not looked up, and unix:// targets are never the listener.
+// need DNS are not looked up. Only host:port targets, with or without
+// dns: (whatever its DNS server) or passthrough:, can be the listener;
+// unix: and the other schemes never are.
 func checkNotSelf(listen, upstream string) error {
-	target := upstream
-	for _, scheme := range []string{"dns:///", "passthrough:///", "dns:", "passthrough:"} {
-		if t, ok := strings.CutPrefix(target, scheme); ok {
-			target = t
-			break
-		}
-	}
-	if strings.Contains(target, "://") || strings.HasPrefix(target, "unix:") {
-		return nil
+	scheme, target, err := splitTarget(upstream)
+	if err != nil || scheme != "dns" && scheme != "passthrough" {
+		return nil // --upstream reports its own error
 	}
 	uhost, uport, err := net.SplitHostPort(target)
 	if err != nil {

@@ -81,11 +81,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
 
-	gl, err := net.Listen("tcp", *grpcAddr)
+	gl, err := listen("grpc", *grpcAddr)
 	if err != nil {
 		return err
 	}
-	hl, err := net.Listen("tcp", *httpAddr)
+	hl, err := listen("http", *httpAddr)
 	if err != nil {
 		gl.Close()
 		return err

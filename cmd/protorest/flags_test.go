@@ -117,6 +117,11 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--upstream", "u:1", "--cors-credentials"}, nil, "--cors-credentials needs --cors-origin"},
 		{[]string{"--upstream", "u:1", "--trusted-proxy", "10.0.0.0/40"}, nil, "--trusted-proxy"},
 		{[]string{"--upstream", "u:1", "--upstream-compression", "br"}, nil, "want none or gzip"},
+		{[]string{"--upstream", "http://localhost:50051"}, nil, `invalid value "http://localhost:50051" for flag -upstream: a URL, not a gRPC target: give --upstream localhost:50051`},
+		{nil, map[string]string{"PROTOREST_UPSTREAM": "https://app.example.com"}, `PROTOREST_UPSTREAM="https://app.example.com": a URL, not a gRPC target: give --upstream app.example.com:443 --upstream-tls`},
+		{[]string{"--upstream", "localhost:50051:1"}, nil, `"localhost:50051:1" is not host:port`},
+		{[]string{"--upstream", "dns://8.8.8.8/localhost:9000", "--listen", ":9000"}, nil, "serve would call itself"},
+		{[]string{"--upstream", "passthrough:///127.0.0.1:9000", "--listen", "127.0.0.1:9000"}, nil, "serve would call itself"},
 	}
 	for _, tt := range tests {
 		_, err := parseServeFlags(tt.args, envOf(tt.env), io.Discard)
@@ -144,6 +149,11 @@ func TestCheckNotSelf(t *testing.T) {
 		{":8080", "app:8080", false}, // another host: no DNS lookup
 		{"127.0.0.1:8080", "10.1.2.3:8080", false},
 		{":8080", "unix:///run/app.sock", false},
+		{":8080", "dns://8.8.8.8/localhost:8080", true},
+		{":8080", "dns:localhost:8080", true},
+		{":8080", "passthrough:///[::1]:8080", true},
+		{":8080", "unix:localhost:8080", false},
+		{":8080", "unix-abstract:localhost:8080", false},
 	}
 	for _, tt := range tests {
 		if err := checkNotSelf(tt.listen, tt.upstream); (err != nil) != tt.self {
@@ -236,6 +246,8 @@ func TestServeExitCodes(t *testing.T) { // not parallel: t.Setenv
 		{[]string{"serve", "--upstream", "u:1", "--max-body-size", "x"}, nil, 2},
 		{[]string{"serve"}, map[string]string{"PROTOREST_UPSTREAM": "u:1", "PROTOREST_MAX_JSON_DEPTH": "deep"}, 2},
 		{[]string{"serve", "--upstream", "localhost:7"}, map[string]string{"PROTOREST_LISTEN": "127.0.0.1:7"}, 2},
+		{[]string{"serve", "--upstream", "http://localhost:1"}, nil, 2},
+		{[]string{"serve"}, map[string]string{"PROTOREST_UPSTREAM": "https://localhost"}, 2},
 		{[]string{"serve", "--upstream", "u:1", "--listen", "256.0.0.1:bad", "--load-timeout", "1ms"}, nil, 1},
 	}
 	for _, tt := range tests {

@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "demo":
 		return exitCode(runDemo(ctx, args[1:], stdout, stderr), "demo", stderr)
 	case "openapi":
-		return exitCode(runOpenAPI(ctx, args[1:], stdout), "openapi", stderr)
+		return exitCode(runOpenAPI(ctx, args[1:], stdout, stderr), "openapi", stderr)
 	case "serve":
 		return exitCode(runServe(ctx, args[1:], stdout, stderr), "serve", stderr)
 	case "version", "-version", "--version":

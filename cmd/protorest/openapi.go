@@ -68,20 +68,12 @@ func openapiFlags(c *serveConfig, output, format *string) []flagSpec {
 	)
 }
 
-func runOpenAPI(ctx context.Context, args []string, stdout io.Writer) error {
-	c := newServeConfig()
-	output, format := "", "json"
-	specs := openapiFlags(c, &output, &format)
-	fset := flag.NewFlagSet("openapi", flag.ContinueOnError)
-	if err := parseCommandLine(fset, specs, args, openapiIntro+flagHelp(specs), os.LookupEnv, stdout); err != nil {
-		return err
+func runOpenAPI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, output, format, err := parseOpenAPIFlags(args, stdout)
+	if err != nil {
+		return withUnknownVariables(err, os.Environ())
 	}
-	if c.descriptorSet == "" && len(c.protos) == 0 {
-		return usagef("give --proto or --descriptor-set (see protorest openapi --help)")
-	}
-	if err := c.checkRoutes(); err != nil {
-		return usageError{err}
-	}
+	printUnknownVariables(stderr, "openapi", os.Environ())
 	gw := protorest.NewGateway(c.gatewayOptions()...)
 	source, _, _ := c.source()
 	// No call is made: the connection is never used.
@@ -104,4 +96,22 @@ func runOpenAPI(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("--output: %w", err)
 	}
 	return nil
+}
+
+// parseOpenAPIFlags parses openapi's command line and environment into a
+// config, the output file and the format. Every mistake is a usageError.
+func parseOpenAPIFlags(args []string, stdout io.Writer) (c *serveConfig, output, format string, err error) {
+	c, format = newServeConfig(), "json"
+	specs := openapiFlags(c, &output, &format)
+	fset := flag.NewFlagSet("openapi", flag.ContinueOnError)
+	if err := parseCommandLine(fset, specs, args, openapiIntro+flagHelp(specs), os.LookupEnv, stdout); err != nil {
+		return nil, "", "", err
+	}
+	if c.descriptorSet == "" && len(c.protos) == 0 {
+		return nil, "", "", usagef("give --proto or --descriptor-set (see protorest openapi --help)")
+	}
+	if err := c.checkRoutes(); err != nil {
+		return nil, "", "", usageError{err}
+	}
+	return c, output, format, nil
 }

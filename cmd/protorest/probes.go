@@ -17,7 +17,21 @@ import (
 //     probe takes the gateway out of the load balancer until it is.
 //
 // Neither calls the upstream: a probe answers from state the gateway
-// already has, at once.
+// already has, at once. The access log writes their requests at debug
+// (--access-log-probes), and a change of readiness is logged once, when
+// it happens, not at every probe.
+
+// probePaths are the paths of the probes and of the health report that
+// serve answers (a path of "" is not served).
+func (c *serveConfig) probePaths() []string {
+	var paths []string
+	for _, p := range []string{c.healthPath, c.livezPath, c.readyzPath} {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
 
 // probeReport is the JSON body of the probes.
 type probeReport struct {
@@ -42,16 +56,41 @@ func livez(w http.ResponseWriter, _ *http.Request) {
 // readyz answers 200 when the routes are loaded and the upstream
 // connection is READY, else 503 with the reason.
 func (u *upstream) readyz(w http.ResponseWriter, _ *http.Request) {
-	state := u.conn.GetState()
-	if state == connectivity.Idle {
+	if u.conn.GetState() == connectivity.Idle {
 		u.conn.Connect() // idle is not down: wake it for the next probe
 	}
+	if ready, reason := u.readiness(); !ready {
+		writeProbe(w, http.StatusServiceUnavailable, probeReport{Status: "not ready", Reason: reason})
+		return
+	}
+	writeProbe(w, http.StatusOK, probeReport{Status: "ok"})
+}
+
+// readiness says whether requests can be served now, as readyz answers:
+// the routes are loaded and the upstream connection is READY; if not,
+// why.
+func (u *upstream) readiness() (ready bool, reason string) {
+	state := u.conn.GetState()
 	switch {
 	case !u.loaded.Load():
-		writeProbe(w, http.StatusServiceUnavailable, probeReport{Status: "not ready", Reason: "routes not loaded: upstream " + state.String()})
+		return false, "routes not loaded: upstream " + state.String()
 	case state != connectivity.Ready:
-		writeProbe(w, http.StatusServiceUnavailable, probeReport{Status: "not ready", Reason: "upstream " + state.String()})
-	default:
-		writeProbe(w, http.StatusOK, probeReport{Status: "ok"})
+		return false, "upstream " + state.String()
 	}
+	return true, ""
+}
+
+// logReadiness logs a change of readiness from was, once, whatever the
+// probes ask meanwhile: ready at info, not ready at warn with the reason.
+// It returns the readiness now. Not being ready at start is no change:
+// it is logged only once the gateway has been ready.
+func (u *upstream) logReadiness(was bool) bool {
+	ready, reason := u.readiness()
+	switch {
+	case ready && !was:
+		u.log.Info("ready", "upstream", u.target)
+	case !ready && was:
+		u.log.Warn("not ready", "reason", reason, "upstream", u.target)
+	}
+	return ready
 }

@@ -21,9 +21,10 @@ import (
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseServeFlags(args, os.LookupEnv, stdout)
 	if err != nil {
-		return err
+		return withUnknownVariables(err, os.Environ())
 	}
 	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	logUnknownVariables(log, os.Environ())
 	tlsConfig, err := cfg.listenerTLS(log)
 	if err != nil {
 		return err
@@ -79,10 +80,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	var handler http.Handler = gw
 	if cfg.grpcProxy {
-		handler = sharePort(gw, grpcproxy.New(conn))
+		handler = sharePort(gw, grpcproxy.New(conn, recordProxyFailure))
 	}
 	if cfg.accessLog {
-		handler = accessLog(log, handler)
+		handler = accessLog(log, handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)
@@ -94,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "protorest: metrics on http://%s/metrics\n", addr)
 	}
-	lis, err := net.Listen("tcp", cfg.listen)
+	lis, err := listen("listen", cfg.listen)
 	if err != nil {
 		return err
 	}

@@ -14,12 +14,14 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
 
 	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
@@ -426,6 +428,39 @@ rpc Other(Req) returns (Req) { option (google.api.http) = { get: "/v1/{name}" };
 			if !strings.Contains(out, w) {
 				t.Errorf("%s: %q does not name %q", tt.file, out, w)
 			}
+		}
+	}
+}
+
+// TestServeUpstreamUnreachable: with routes from a .proto file and
+// nothing at the upstream's address, a REST call and a gRPC call on the
+// same port get UNAVAILABLE "upstream unavailable", which does not name
+// the address; the access log has grpc-go's cause.
+func TestServeUpstreamUnreachable(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	s := startServe(t, "--upstream", addr, "--import-path", "../..", "--proto", "examples/example/v1/example.proto", "--log-format", "json")
+	const want = `{"code":14,"message":"upstream unavailable","details":[]}`
+	if code, body := s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`); code != 503 || body != want {
+		t.Errorf("REST: %d %s, want 503 %s", code, body, want)
+	}
+	conn, err := grpc.NewClient(strings.TrimPrefix(s.url, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, err = examplev1.NewMySvcClient(conn).Upper(context.Background(), &examplev1.UpperRequest{Msg: "grpc"})
+	if st := status.Convert(err); st.Code() != codes.Unavailable || st.Message() != "upstream unavailable" {
+		t.Errorf("gRPC: %v", err)
+	}
+	lines := accessLines(t, s)
+	if len(lines) != 2 || lines[0]["level"] != "ERROR" {
+		t.Fatalf("access log lines %v, want 2, the REST call's an error (503)", lines)
+	}
+	for _, l := range lines {
+		msg, _ := l["error.message"].(string)
+		if !strings.HasPrefix(msg, "upstream unavailable: ") || !strings.Contains(msg, addr) || l["rpc.response.status_code"] != "UNAVAILABLE" {
+			t.Errorf("access log: %v, want grpc-go's cause in error.message", l)
 		}
 	}
 }

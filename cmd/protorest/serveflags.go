@@ -17,15 +17,18 @@ reflection unless --descriptor-set or --proto says otherwise. gRPC calls
 to the same port are proxied to the upstream unchanged.
 
 If the upstream is down at start, protorest serves anyway: requests get
-503 UNAVAILABLE until the upstream answers. Routes are reloaded when the
-upstream reconnects (it may have restarted with new services), on SIGHUP,
-and every --reload-interval. SIGTERM or SIGINT drains requests in flight,
-then exits.
+503 UNAVAILABLE until the upstream answers. A call that cannot reach the
+upstream is told "upstream unavailable"; the cause, which names its
+address, is logged. Routes are reloaded when the upstream reconnects (it
+may have restarted with new services), on SIGHUP, and every
+--reload-interval. SIGTERM or SIGINT drains requests in flight, then
+exits.
 
 Every flag can also be set by the environment variable after its default
 ($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
 flag on the command line wins. A repeatable flag's variable is a
-comma-separated list. Bad usage exits 2, a failure at run time 1.
+comma-separated list. A PROTOREST_ variable that is no flag's is warned
+of. Bad usage exits 2, a failure at run time 1.
 
 Examples:
 
@@ -130,9 +133,10 @@ type serveConfig struct {
 	outgoingHeaders []string
 
 	// Logging.
-	logFormat string
-	logLevel  string
-	accessLog bool
+	logFormat       string
+	logLevel        string
+	accessLog       bool
+	accessLogProbes bool
 
 	// Telemetry.
 	metricsListen string
@@ -154,8 +158,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 		web  = "Browsers, compression and proxies"
 	)
 	return []flagSpec{
-		{group: up, name: "upstream", arg: "ADDR", value: stringValue{&c.upstream}, def: "none, required",
-			help: "gRPC address of the upstream: host:port, dns:///name:port (round robin) or unix:///path"},
+		{group: up, name: "upstream", arg: "ADDR", value: targetValue{&c.upstream}, def: "none, required",
+			help: "gRPC address of the upstream: host:port, dns:///name:port (round robin), unix:///path, or another gRPC target; not a URL (for https://app use --upstream app:443 --upstream-tls)"},
 		{group: up, name: "descriptor-set", arg: "FILE", value: stringValue{&c.descriptorSet},
 			help: "read descriptors from a FileDescriptorSet (buf build -o FILE, or protoc --include_imports --descriptor_set_out FILE) instead of server reflection"},
 		{group: up, name: "proto", arg: "FILE", value: listValue{&c.protos}, repeat: true,
@@ -302,7 +306,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
 			help: "least severe level logged: debug, info, warn or error"},
 		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
-			help: "log a line per request (error for a 5xx, else info) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+		{group: logs, name: "access-log-probes", value: boolValue{&c.accessLogProbes},
+			help: "log the requests of --livez-path, --readyz-path and --health-path in the access log, at debug whatever their status (false: not at all)"},
 
 		{group: tel, name: "metrics-listen", arg: "ADDR", value: stringValue{&c.metricsListen}, def: "none",
 			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads"},
@@ -352,6 +358,7 @@ func newServeConfig() *serveConfig {
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,
+		accessLogProbes:     true,
 	}
 }
 

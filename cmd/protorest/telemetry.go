@@ -128,9 +128,9 @@ func (t *telemetry) dialOptions() []grpc.DialOption {
 
 // serveMetrics serves /metrics on addr until ctx ends.
 func (t *telemetry) serveMetrics(ctx context.Context, addr string, log *slog.Logger) (net.Addr, error) {
-	lis, err := net.Listen("tcp", addr)
+	lis, err := listen("metrics-listen", addr)
 	if err != nil {
-		return nil, fmt.Errorf("--metrics-listen: %w", err)
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", t.metrics)

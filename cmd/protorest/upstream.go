@@ -117,11 +117,12 @@ const retryDelay = time.Second
 
 // keepLoaded reloads the routes whenever the upstream becomes ready after
 // it was not (it came up, or restarted, perhaps with new services), and
-// on every trigger, until ctx ends.
+// on every trigger, until ctx ends; it logs the changes of readiness.
 func (u *upstream) keepLoaded(ctx context.Context, triggers <-chan string) {
 	changes := make(chan connectivity.State, 1)
 	go u.watch(ctx, changes)
 	stale := !u.loaded.Load()
+	ready := false
 	var retry <-chan time.Time
 	for {
 		select {
@@ -141,6 +142,7 @@ func (u *upstream) keepLoaded(ctx context.Context, triggers <-chan string) {
 				stale = !u.reload(ctx, "retry")
 			}
 		}
+		ready = u.logReadiness(ready)
 		retry = nil
 		if stale {
 			retry = time.After(retryDelay)

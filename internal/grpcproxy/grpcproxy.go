@@ -23,16 +23,29 @@ import (
 	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed calls
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/protorest/protorest/internal/remote"
 )
 
 // MaxMessageSize bounds each message the proxy holds, in both directions.
 const MaxMessageSize = 64 << 20
 
 // New returns a handler that forwards every gRPC call it receives to
-// conn. Route only gRPC calls to it (see IsGRPC).
-func New(conn grpc.ClientConnInterface) http.Handler {
+// conn. Route only gRPC calls to it (see IsGRPC). A call that does not
+// reach the upstream ends in UNAVAILABLE "upstream unavailable" (see
+// remote.Unreachable), as a REST call does: grpc-go's message names
+// addresses. failed, if not nil, is told the error of each call that
+// fails, grpc-go's cause included, with the call's context (the HTTP
+// request's, and what it holds).
+func New(conn grpc.ClientConnInterface, failed func(context.Context, error)) http.Handler {
 	return grpc.NewServer(
-		grpc.UnknownServiceHandler(func(_ any, ss grpc.ServerStream) error { return forward(conn, ss) }),
+		grpc.UnknownServiceHandler(func(_ any, ss grpc.ServerStream) error {
+			err := forward(conn, ss)
+			if err != nil && failed != nil {
+				failed(ss.Context(), err)
+			}
+			return err
+		}),
 		grpc.MaxRecvMsgSize(MaxMessageSize),
 		grpc.MaxSendMsgSize(MaxMessageSize),
 	)
@@ -64,7 +77,7 @@ func forward(conn grpc.ClientConnInterface, ss grpc.ServerStream) error {
 	ctx = metadata.NewOutgoingContext(ctx, outgoing(md))
 	cs, err := conn.NewStream(ctx, desc, method, grpc.MaxCallRecvMsgSize(MaxMessageSize), grpc.MaxCallSendMsgSize(MaxMessageSize))
 	if err != nil {
-		return err
+		return remote.Unreachable(err, false)
 	}
 
 	// Client to upstream, until the client half-closes or fails. A failure
@@ -99,7 +112,7 @@ func forward(conn grpc.ClientConnInterface, ss grpc.ServerStream) error {
 			if err == io.EOF {
 				return nil
 			}
-			return err // the upstream's status, details included
+			return remote.Unreachable(err, true) // the upstream's status, details included
 		}
 		if err := ss.SendMsg(m); err != nil {
 			return err

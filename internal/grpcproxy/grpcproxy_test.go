@@ -2,6 +2,7 @@ package grpcproxy_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -78,14 +79,32 @@ func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 	testgrpc.RegisterTestServiceServer(srv, up)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
+	client, _ := startProxy(t, lis.Addr().String())
+	return client, up
+}
 
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+// startProxy serves a proxy to the upstream at target on an h2c port of
+// net/http, and returns a client of the proxy and the errors the proxy
+// reported, in order.
+func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan error) {
+	t.Helper()
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	proxy := grpcproxy.New(conn)
+	failed := make(chan error, 10)
+	proxy := grpcproxy.New(conn, func(ctx context.Context, err error) {
+		if ctx.Value(requestKey{}) == nil {
+			err = errors.New("the call's context is not the request's")
+		}
+		select {
+		case failed <- err:
+		default: // a test that does not read them
+		}
+	})
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, true))
 		if !grpcproxy.IsGRPC(r) {
 			http.Error(w, "not gRPC", http.StatusTeapot)
 			return
@@ -107,7 +126,42 @@ func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	return testgrpc.NewTestServiceClient(client), up
+	return testgrpc.NewTestServiceClient(client), failed
+}
+
+type requestKey struct{}
+
+// TestProxyUpstreamUnreachable: with nothing listening at the upstream's
+// address, a unary call and a stream get UNAVAILABLE "upstream
+// unavailable", not grpc-go's message with the address, which the proxy
+// reports with the call's context instead.
+func TestProxyUpstreamUnreachable(t *testing.T) {
+	t.Parallel()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close() // nothing listens there now
+	c, failed := startProxy(t, addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = c.UnaryCall(ctx, &testgrpc.SimpleRequest{})
+	if st := status.Convert(err); st.Code() != codes.Unavailable || st.Message() != "upstream unavailable" {
+		t.Errorf("unary: %v", err)
+	}
+	stream, err := c.FullDuplexCall(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stream.Recv(); status.Convert(err).Message() != "upstream unavailable" {
+		t.Errorf("stream: %v", err)
+	}
+	for range 2 {
+		if err := <-failed; !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "connection refused") {
+			t.Errorf("reported: %v, want grpc-go's cause", err)
+		}
+	}
 }
 
 func TestProxyUnary(t *testing.T) {

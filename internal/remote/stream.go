@@ -42,7 +42,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	idle := x.WatchIdle(cancelCause)
 	cs, err := m.Conn.NewStream(ctx, &m.Desc, x.Binding.FullMethod, m.Recv.opts...)
 	if err != nil {
-		out.Finish(x.Outcome(err), nil, nil)
+		out.Finish(x.Outcome(Unreachable(err, false)), nil, nil)
 		return
 	}
 
@@ -98,7 +98,7 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		if err != nil {
 			// The call has ended: only now may its trailer be read.
 			trailer = cs.Trailer()
-			err = m.Recv.Outcome(err, header)
+			err = Unreachable(m.Recv.Outcome(err, header), true)
 			break
 		}
 		if werr := out.Send(msg, header); werr != nil {

@@ -31,7 +31,8 @@ var _ exchange.Invoker = (*UnaryMethod)(nil)
 
 // Invoke sends the request to the backend, as wire bytes when the wire
 // plan can, else as a dynamic message, with the request's metadata and
-// deadline, and sends its reply to x.Sink.
+// deadline, and sends its reply to x.Sink; a call that did not reach the
+// backend ends in Unreachable's error.
 func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 	ctx, cancel, err := outgoingContext(x.R.Context(), x)
 	if cancel != nil {
@@ -61,7 +62,8 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 	if err == nil {
 		err = x.Sink.Send(out, c.header)
 	} else {
-		err = m.Recv.Outcome(err, c.header)
+		// grpc-go sets the trailer only of a call that opened a stream.
+		err = Unreachable(m.Recv.Outcome(err, c.header), c.trailer != nil)
 	}
 	x.Sink.Finish(err, c.header, c.trailer)
 }
