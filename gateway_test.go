@@ -410,62 +410,6 @@ func TestSuccessStatus(t *testing.T) {
 	}
 }
 
-func TestCustomRoutesAndMiddleware(t *testing.T) {
-	t.Parallel()
-	var seen []string
-	mw := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			seen = append(seen, r.Method+" "+r.URL.Path)
-			next.ServeHTTP(w, r)
-		})
-	}
-	rec := &recorder{}
-	gw := newFixture(t, "A", rec)
-	h := mw(gw)
-	if err := gw.HandlePath("GET", "/files/{id}", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "file %s", r.PathValue("id"))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := gw.HandlePath("GET", "/v1/probes/{name}/raw", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "raw %s", r.PathValue("name"))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := gw.HandlePath("GET", "/ui/{path=**}", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "ui %q", r.PathValue("path"))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for target, want := range map[string]string{
-		"/files/a%2Fb":     "file a/b",
-		"/v1/probes/x/raw": "raw x",
-		"/ui/a/b.css":      `ui "a/b.css"`,
-		"/ui":              `ui ""`,
-	} {
-		if resp := do(t, h, "GET", target, ""); resp.code != 200 || resp.body != want {
-			t.Errorf("%s: %d %q, want %q", target, resp.code, resp.body, want)
-		}
-	}
-	if resp := do(t, h, "GET", "/v1/probes/x", ""); resp.code != 200 || rec.count() != 1 {
-		t.Errorf("method route beside custom ones: %d", resp.code)
-	}
-	// Conflicts with method routes and with each other are errors.
-	if err := gw.HandlePath("GET", "/v1/probes/{id}", func(http.ResponseWriter, *http.Request) {}); err == nil || !strings.Contains(err.Error(), "conf.v1.Probes.GetProbe") {
-		t.Errorf("conflict with GetProbe: %v", err)
-	}
-	if err := gw.HandlePath("GET", "/files/{x}", func(http.ResponseWriter, *http.Request) {}); err == nil {
-		t.Error("duplicate custom route accepted")
-	}
-	if err := gw.HandlePath("GET", "/files/{", func(http.ResponseWriter, *http.Request) {}); err == nil || !strings.Contains(err.Error(), "column") {
-		t.Errorf("bad template: %v", err)
-	}
-	do(t, h, "GET", "/nope", "")
-	if len(seen) < 5 || seen[len(seen)-1] != "GET /nope" {
-		t.Errorf("middleware saw %v", seen)
-	}
-}
-
 func TestErrorHandler(t *testing.T) {
 	t.Parallel()
 	h := func(w http.ResponseWriter, r *http.Request, err error) {
@@ -576,42 +520,5 @@ func TestUnresolvableDetails(t *testing.T) {
 	want := `{"code":9,"message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","value":"CgFS"}]}`
 	if resp.code != 400 || resp.body != want {
 		t.Errorf("got %d %s\nwant %s", resp.code, resp.body, want)
-	}
-}
-
-// TestPatternForMiddleware: after the gateway has served a request, a
-// middleware around it reads the matched template in r.Pattern (as after
-// http.ServeMux), for method routes in-process and remote, additional
-// bindings, streams and custom routes, whose path values it reads too; a
-// request no route matches has none.
-func TestPatternForMiddleware(t *testing.T) {
-	t.Parallel()
-	for _, kind := range []string{"in-process", "remote"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			gw := probesGateway(t, kind, newStreamer())
-			if err := gw.HandlePath("GET", "/files/{id}", func(http.ResponseWriter, *http.Request) {}); err != nil {
-				t.Fatal(err)
-			}
-			var pattern, id string
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				gw.ServeHTTP(w, r)
-				pattern, id = r.Pattern, r.PathValue("id")
-			})
-			for _, tt := range []struct{ target, pattern, id string }{
-				{"/v1/probes/abc", "/v1/probes/{name}", ""},
-				{"/v1/shelves/1/books/2", "/v1/{name=shelves/*/books/*}", ""},
-				{"/v1/shelves/p/lookup/n", "/v1/shelves/{parent}/lookup/{name}", ""},
-				{"/v1/watch/w?count=1", "/v1/watch/{name}", ""},
-				{"/files/a%2Fb", "/files/{id}", "a/b"},
-				{"/nope", "", ""},
-			} {
-				pattern, id = "unset", "unset"
-				do(t, h, "GET", tt.target, "")
-				if pattern != tt.pattern || id != tt.id {
-					t.Errorf("GET %s: r.Pattern %q, r.PathValue(\"id\") %q; want %q, %q", tt.target, pattern, id, tt.pattern, tt.id)
-				}
-			}
-		})
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
-	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest"
 )
@@ -182,56 +181,5 @@ func TestSuccessStatusNamesAMethod(t *testing.T) {
 	gw = protorest.NewGateway(protorest.WithSuccessStatus("other.v1.Svc/Create", 201))
 	if msg := registerPanic(gw, serviceDesc(t, "conf.v1.Probes", rec)); msg != "" {
 		t.Errorf("a status for another service: %q", msg)
-	}
-}
-
-// TestVerbWithColonServed: a verb that contains ":", which
-// google/api/http.proto forbids and grpc-gateway serves (its
-// a_bit_of_everything.proto has {uuid}:custom:custom), is served for
-// migration, and when several registered verbs end the last segment the
-// longest wins (PROFILE.md, R13).
-func TestVerbWithColonServed(t *testing.T) {
-	t.Parallel()
-	post := func(path string) *annotations.HttpRule {
-		return &annotations.HttpRule{Pattern: &annotations.HttpRule_Post{Post: path}}
-	}
-	files, desc := ruleFiles(t, post("/v1/{name}:custom"), post("/v1/{name}:custom:custom"), post("/v1/{name}"))
-	fd, err := files.FindFileByPath("t/v1/t.proto")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := fd.Messages().ByName("Req")
-	type call struct{ method, name string }
-	calls := make(chan call, 1)
-	for i := range desc.Methods {
-		method := desc.Methods[i].MethodName
-		desc.Methods[i].Handler = func(_ any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-			m := dynamicpb.NewMessage(in)
-			if err := dec(m); err != nil {
-				return nil, err
-			}
-			calls <- call{method, m.Get(in.Fields().ByName("name")).String()}
-			return m, nil
-		}
-	}
-	gw := protorest.NewGateway(protorest.WithFiles(files))
-	gw.RegisterService(desc, nil)
-	for _, tt := range []struct {
-		path string
-		want call
-	}{
-		{"/v1/abc:custom:custom", call{"M1", "abc"}},
-		{"/v1/abc:custom", call{"M0", "abc"}},
-		{"/v1/a:b:custom:custom", call{"M1", "a:b"}},
-		{"/v1/a:custom:b", call{"M2", "a:custom:b"}}, // no registered verb ends it
-		{"/v1/custom:custom", call{"M0", "custom"}},
-	} {
-		if resp := do(t, gw, "POST", tt.path, ""); resp.code != 200 {
-			t.Errorf("POST %s: %d %s", tt.path, resp.code, resp.body)
-			continue
-		}
-		if got := <-calls; got != tt.want {
-			t.Errorf("POST %s called %+v, want %+v", tt.path, got, tt.want)
-		}
 	}
 }
