@@ -113,24 +113,6 @@ func mustMarshal(m proto.Message) string {
 	return string(b)
 }
 
-func TestBinaryRequest(t *testing.T) {
-	t.Parallel()
-	rec := &recorder{}
-	gw := newFixture(t, "A", rec)
-	body := mustMarshal(&confv1.Probe{Name: "from-body", I32: 7})
-	resp := do(t, gw, "POST", "/v1/probes", body, "Content-Type", "application/proto")
-	if resp.code != 200 || resp.header.Get("Content-Type") != "application/proto" {
-		t.Fatalf("status %d, type %q: %q", resp.code, resp.header.Get("Content-Type"), resp.body)
-	}
-	if got := rec.last(t).req.(*confv1.Probe); got.GetName() != "from-body" || got.GetI32() != 7 {
-		t.Errorf("request = %v", got)
-	}
-	resp = do(t, gw, "POST", "/v1/probes", "\xff\xff\xff", "Content-Type", "application/proto")
-	if resp.code != 400 {
-		t.Errorf("bad wire data: status %d", resp.code)
-	}
-}
-
 // TestErrorCodes covers C186–C202: every gRPC code maps to its HTTP
 // status with a google.rpc.Status body.
 func TestErrorCodes(t *testing.T) {
@@ -460,22 +442,6 @@ func TestUserCodec(t *testing.T) {
 	resp = do(t, gw, "POST", "/v1/probes", `{"name":"j"}`, "Accept", "text/x-protobuf")
 	if resp.code != 200 || !strings.Contains(resp.body, `name:`) {
 		t.Errorf("JSON in, text out: %d %q", resp.code, resp.body)
-	}
-}
-
-func TestRejectUnknownFields(t *testing.T) {
-	t.Parallel()
-	rec := &recorder{}
-	strict := newFixture(t, "A", rec, protorest.WithUnmarshalOptions(protojson.UnmarshalOptions{}))
-	if resp := do(t, strict, "POST", "/v1/probes", `{"bogus":1}`); resp.code != 400 || !strings.Contains(resp.body, "bogus") {
-		t.Errorf("strict: %d %s", resp.code, resp.body)
-	}
-	if resp := do(t, strict, "POST", "/v1/probes", `{"color":"Green"}`); resp.code != 400 {
-		t.Errorf("strict enum: %d %s", resp.code, resp.body)
-	}
-	lenient := newFixture(t, "A", rec)
-	if resp := do(t, lenient, "POST", "/v1/probes", `{"bogus":{"x":[1]},"name":"n"}`); resp.code != 200 {
-		t.Errorf("R43 lenient: %d %s", resp.code, resp.body)
 	}
 }
 
