@@ -9,56 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/prototext"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest"
 )
-
-// Regression tests for defects found in review.
-
-func TestResponseBodyNonMessageFields(t *testing.T) {
-	t.Parallel()
-	files, desc := ruleFiles(t,
-		&annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v1/scalar"}, ResponseBody: "name"},
-		&annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v1/list"}, ResponseBody: "items"},
-		&annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: "/v1/inner"}, ResponseBody: "inner"},
-	)
-	d, err := files.FindDescriptorByName("t.v1.Req")
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := d.(protoreflect.MessageDescriptor)
-	reply := dynamicpb.NewMessage(md)
-	if err := prototext.Unmarshal([]byte(`name: "n" items {s: "a"} items {s: "b"}`), reply); err != nil {
-		t.Fatal(err)
-	}
-	for i := range desc.Methods {
-		desc.Methods[i].Handler = func(_ any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-			if err := dec(dynamicpb.NewMessage(md)); err != nil {
-				return nil, err
-			}
-			return reply, nil
-		}
-	}
-	gw := protorest.NewGateway(protorest.WithFiles(files))
-	gw.RegisterService(desc, nil)
-	for target, want := range map[string]string{
-		"/v1/scalar": `"n"`,
-		"/v1/list":   `[{"s":"a"},{"s":"b"}]`,
-		"/v1/inner":  `{"s":""}`, // unset: the empty message, with defaults
-	} {
-		if resp := do(t, gw, "GET", target, ""); resp.code != 200 || resp.body != want {
-			t.Errorf("%s: %d %s, want %s", target, resp.code, resp.body, want)
-		}
-	}
-}
 
 func TestDeclaredLengthIsNotTrusted(t *testing.T) {
 	t.Parallel()
@@ -70,16 +27,6 @@ func TestDeclaredLengthIsNotTrusted(t *testing.T) {
 	if w.Code != 200 {
 		t.Errorf("status %d: %s", w.Code, w.Body)
 	}
-}
-
-func TestSuccessStatusMustBe2xx(t *testing.T) {
-	t.Parallel()
-	defer func() {
-		if v := recover(); v == nil || !strings.Contains(v.(string), "not a success status") {
-			t.Errorf("recovered %v", v)
-		}
-	}()
-	protorest.WithSuccessStatus("conf.v1.Probes/GetProbe", 0)
 }
 
 func TestTrailersOnErrors(t *testing.T) {
@@ -125,15 +72,6 @@ func TestExpiredDeadlineFailsTheCall(t *testing.T) {
 	}
 	if time.Since(start) > 10*time.Second {
 		t.Error("the deadline was not applied")
-	}
-}
-
-func TestAcceptHeaderLinesCombine(t *testing.T) {
-	t.Parallel()
-	gw := newFixture(t, "A", &recorder{})
-	resp := do(t, gw, "GET", "/v1/probes/abc", "", "Accept", "text/html", "Accept", "application/proto")
-	if ct := resp.header.Get("Content-Type"); ct != "application/proto" {
-		t.Errorf("Content-Type = %q", ct)
 	}
 }
 
