@@ -2,7 +2,6 @@ package protorest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,121 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
-
-// TestErrorCodes covers C186–C202: every gRPC code maps to its HTTP
-// status with a google.rpc.Status body.
-func TestErrorCodes(t *testing.T) {
-	t.Parallel()
-	want := map[codes.Code]int{
-		codes.Canceled: 499, codes.Unknown: 500, codes.InvalidArgument: 400, codes.DeadlineExceeded: 504,
-		codes.NotFound: 404, codes.AlreadyExists: 409, codes.PermissionDenied: 403, codes.ResourceExhausted: 429,
-		codes.FailedPrecondition: 400, codes.Aborted: 409, codes.OutOfRange: 400, codes.Unimplemented: 501,
-		codes.Internal: 500, codes.Unavailable: 503, codes.DataLoss: 500, codes.Unauthenticated: 401,
-		codes.Code(1024): 500,
-	}
-	for code, httpStatus := range want {
-		t.Run(code.String(), func(t *testing.T) {
-			t.Parallel()
-			rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) {
-				return nil, status.Error(code, "m \"quoted\"")
-			}}
-			resp := do(t, newFixture(t, "A", rec), "GET", "/v1/probes/abc", "")
-			if resp.code != httpStatus {
-				t.Errorf("status %d, want %d", resp.code, httpStatus)
-			}
-			wantBody := fmt.Sprintf(`{"code":%d,"message":"m \"quoted\"","details":[]}`, code)
-			if resp.body != wantBody {
-				t.Errorf("body %s, want %s", resp.body, wantBody)
-			}
-			if code == codes.Unauthenticated && resp.header.Get("WWW-Authenticate") == "" {
-				t.Error("401 without WWW-Authenticate")
-			}
-		})
-	}
-}
-
-func TestErrorDetailsAndWrapping(t *testing.T) {
-	t.Parallel()
-	st, err := status.New(codes.InvalidArgument, "bad name").WithDetails(&errdetails.BadRequest{
-		FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: "name", Description: "required"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		err  error
-		code int
-		body string
-	}{
-		{"C205 details", st.Err(), 400, `{"code":3,"message":"bad name","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"name","description":"required"}]}]}`},
-		{"wrapped status", fmt.Errorf("ctx: %w", status.Error(codes.NotFound, "gone")), 404, `{"code":5,"message":"ctx: rpc error: code = NotFound desc = gone","details":[]}`},
-		{"plain error", errors.New("plain"), 500, `{"code":2,"message":"plain","details":[]}`},
-		{"deadline", context.DeadlineExceeded, 504, `{"code":4,"message":"context deadline exceeded","details":[]}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return nil, tt.err }}
-			resp := do(t, newFixture(t, "A", rec), "GET", "/v1/probes/abc", "")
-			if resp.code != tt.code || resp.body != tt.body {
-				t.Errorf("got %d %s\nwant %d %s", resp.code, resp.body, tt.code, tt.body)
-			}
-		})
-	}
-}
-
-func TestPanicBecomes500(t *testing.T) {
-	t.Parallel()
-	var hooked any
-	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { panic("boom") }}
-	gw := newFixture(t, "A", rec, protorest.WithPanicHook(func(_ string, v any, _ []byte) { hooked = v }))
-	resp := do(t, gw, "GET", "/v1/probes/abc", "")
-	if resp.code != 500 || !strings.Contains(resp.body, `"code":13`) || hooked != "boom" {
-		t.Errorf("status %d body %s hooked %v", resp.code, resp.body, hooked)
-	}
-}
-
-type panickyCodec struct{}
-
-func (panickyCodec) Marshal(proto.Message) ([]byte, error) { panic("codec bug") }
-func (panickyCodec) Unmarshal([]byte, proto.Message) error { return nil }
-
-// TestPanicOutsideTheHandlerBecomes500: a panic in the gateway's own path
-// (here a codec's) is a 500 Status and a report, not a dropped connection.
-func TestPanicOutsideTheHandlerBecomes500(t *testing.T) {
-	t.Parallel()
-	var hooked any
-	var method string
-	rec := &recorder{}
-	gw := newFixture(t, "A", rec, protorest.WithCodec("application/x-panic", panickyCodec{}),
-		protorest.WithPanicHook(func(m string, v any, _ []byte) { method, hooked = m, v }))
-	srv := httptest.NewServer(gw)
-	defer srv.Close()
-	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
-	req.Header.Set("Accept", "application/x-panic")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("the connection was dropped: %v", err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 500 || !strings.Contains(string(body), `"code":13`) || hooked != "codec bug" || !strings.HasSuffix(method, "/GetProbe") {
-		t.Errorf("status %d body %s hooked %v in %q", resp.StatusCode, body, hooked, method)
-	}
-}
 
 func TestInterceptors(t *testing.T) {
 	t.Parallel()
@@ -286,33 +180,6 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestErrorHandler(t *testing.T) {
-	t.Parallel()
-	h := func(w http.ResponseWriter, r *http.Request, err error) {
-		st := status.Convert(err)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(protorest.HTTPStatus(err))
-		fmt.Fprintf(w, `{"error":{"code":%q,"message":%q}}`, st.Code().String(), st.Message())
-	}
-	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) {
-		return nil, status.Error(codes.InvalidArgument, "no")
-	}}
-	gw := newFixture(t, "A", rec, protorest.WithErrorHandler(h))
-	tests := []struct {
-		method, target, want string
-		code                 int
-	}{
-		{"GET", "/v1/probes/x", `{"error":{"code":"InvalidArgument","message":"no"}}`, 400},
-		{"GET", "/nope", `{"error":{"code":"NotFound","message":"Not Found"}}`, 404},
-		{"POST", "/v1/probes/x", `{"error":{"code":"Unimplemented","message":"Method Not Allowed"}}`, 405},
-	}
-	for _, tt := range tests {
-		if resp := do(t, gw, tt.method, tt.target, ""); resp.code != tt.code || resp.body != tt.want {
-			t.Errorf("%s %s: %d %s", tt.method, tt.target, resp.code, resp.body)
-		}
-	}
-}
-
 // TestTrailersHTTP2 checks trailer metadata over HTTP/2 as well as
 // HTTP/1.1 (TestMetadata).
 func TestTrailersHTTP2(t *testing.T) {
@@ -340,19 +207,5 @@ func TestTrailersHTTP2(t *testing.T) {
 	}
 	if got := resp.Trailer.Get("Grpc-Trailer-X-T"); got != "2" {
 		t.Errorf("trailer = %q (trailers %v)", got, resp.Trailer)
-	}
-}
-
-// TestUnresolvableDetails: a detail whose type the gateway's types do not
-// know is written with its @type and base64 value, not dropped or failed.
-func TestUnresolvableDetails(t *testing.T) {
-	t.Parallel()
-	st, _ := status.New(codes.FailedPrecondition, "no").WithDetails(&errdetails.ErrorInfo{Reason: "R"})
-	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return nil, st.Err() }}
-	gw := newFixture(t, "A", rec, protorest.WithTypes(new(protoregistry.Types)))
-	resp := do(t, gw, "GET", "/v1/probes/abc", "")
-	want := `{"code":9,"message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","value":"CgFS"}]}`
-	if resp.code != 400 || resp.body != want {
-		t.Errorf("got %d %s\nwant %s", resp.code, resp.body, want)
 	}
 }

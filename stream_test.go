@@ -624,14 +624,3 @@ func TestStreamInterceptors(t *testing.T) {
 		t.Errorf("interceptors saw\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 }
-
-func TestStreamHandlerPanic(t *testing.T) {
-	t.Parallel()
-	var hooked any
-	gw := protorest.NewGateway(protorest.WithPanicHook(func(_ string, v any, _ []byte) { hooked = v }),
-		protorest.WithStreamInterceptors(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error { panic("stream boom") }))
-	confv1.RegisterProbesServer(gw, newStreamer())
-	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 500 || !strings.Contains(r.body, `"code":13`) || hooked != "stream boom" {
-		t.Errorf("%d %s, hooked %v", r.code, r.body, hooked)
-	}
-}
