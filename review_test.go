@@ -10,9 +10,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest"
 )
@@ -26,29 +23,6 @@ func TestDeclaredLengthIsNotTrusted(t *testing.T) {
 	gw.ServeHTTP(w, req)
 	if w.Code != 200 {
 		t.Errorf("status %d: %s", w.Code, w.Body)
-	}
-}
-
-func TestTrailersOnErrors(t *testing.T) {
-	t.Parallel()
-	fail := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		grpc.SetTrailer(ctx, metadata.Pairs("retry-after", "3"))
-		return nil, status.Error(codes.Unavailable, "later")
-	}
-	srv := httptest.NewServer(newFixture(t, "A", &recorder{}, protorest.WithUnaryInterceptors(fail)))
-	defer srv.Close()
-	req, _ := http.NewRequest("GET", srv.URL+"/v1/probes/abc", nil)
-	req.Header.Set("Te", "trailers")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := readAll(t, resp)
-	if resp.StatusCode != 503 || !strings.Contains(body, `"code":14`) {
-		t.Errorf("status %d: %s", resp.StatusCode, body)
-	}
-	if got := resp.Trailer.Get("Grpc-Trailer-Retry-After"); got != "3" {
-		t.Errorf("trailer = %q (%v)", got, resp.Trailer)
 	}
 }
 
