@@ -1,54 +1,12 @@
 package protorest_test
 
 import (
-	"context"
-	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
-
 	"github.com/protorest/protorest"
 )
-
-func TestInterceptors(t *testing.T) {
-	t.Parallel()
-	var trace []string
-	mk := func(name string) grpc.UnaryServerInterceptor {
-		return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-			m, _ := grpc.Method(ctx)
-			trace = append(trace, name+" "+info.FullMethod+" "+m)
-			return h(ctx, req)
-		}
-	}
-	deny := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		if md, _ := metadata.FromIncomingContext(ctx); len(md.Get("authorization")) == 0 {
-			return nil, status.Error(codes.Unauthenticated, "Bearer")
-		}
-		return h(ctx, req)
-	}
-	rec := &recorder{}
-	gw := newFixture(t, "A", rec, protorest.WithUnaryInterceptors(mk("outer"), mk("inner")), protorest.WithUnaryInterceptors(deny))
-	resp := do(t, gw, "GET", "/v1/probes/abc", "")
-	if resp.code != 401 || resp.header.Get("WWW-Authenticate") != "Bearer" {
-		t.Errorf("unauthenticated: %d %v", resp.code, resp.header)
-	}
-	resp = do(t, gw, "GET", "/v1/probes/abc", "", "Authorization", "Bearer x")
-	if resp.code != 200 {
-		t.Fatalf("status %d %s", resp.code, resp.body)
-	}
-	want := []string{
-		"outer /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe", "inner /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe",
-		"outer /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe", "inner /conf.v1.Probes/GetProbe /conf.v1.Probes/GetProbe",
-	}
-	if fmt.Sprint(trace) != fmt.Sprint(want) {
-		t.Errorf("trace = %q\nwant %q", trace, want)
-	}
-}
 
 func TestLimits(t *testing.T) {
 	t.Parallel()

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -595,32 +594,5 @@ func TestBidiClientGoneWhileHandlerNotReading(t *testing.T) {
 		req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/chat", pr)
 		leaveMidStream(t, gwName, streamers[gwName], req, cancel,
 			func() { fmt.Fprint(pw, `{"name":"hold"}`+"\n") }, func() { pw.Close() })
-	}
-}
-
-func TestStreamInterceptors(t *testing.T) {
-	t.Parallel()
-	var mu sync.Mutex
-	var seen []string
-	record := func(name string) grpc.StreamServerInterceptor {
-		return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-			m, _ := grpc.Method(ss.Context())
-			mu.Lock()
-			seen = append(seen, fmt.Sprintf("%s %s %s client=%v server=%v", name, info.FullMethod, m, info.IsClientStream, info.IsServerStream))
-			mu.Unlock()
-			return h(srv, ss)
-		}
-	}
-	gw := protorest.NewGateway(protorest.WithStreamInterceptors(record("outer"), record("inner")))
-	confv1.RegisterProbesServer(gw, newStreamer())
-	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 200 {
-		t.Fatalf("watch: %d %s", r.code, r.body)
-	}
-	want := []string{
-		"outer /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
-		"inner /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
-	}
-	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
-		t.Errorf("interceptors saw\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 }
