@@ -191,33 +191,6 @@ func TestCompressionStreams(t *testing.T) {
 	}
 }
 
-// encode returns s in a content coding: gzip or zstd.
-func encode(coding, s string) string {
-	var b bytes.Buffer
-	var w io.WriteCloser
-	switch coding {
-	case "gzip":
-		w = gzip.NewWriter(&b)
-	case "zstd":
-		w, _ = zstd.NewWriter(&b)
-	default:
-		panic("no coding " + coding)
-	}
-	w.Write([]byte(s))
-	w.Close()
-	return b.String()
-}
-
-// zstdBomb is a zstd body that decodes to {"name":" and n zero bytes.
-func zstdBomb(n int) string {
-	var b bytes.Buffer
-	zw, _ := zstd.NewWriter(&b, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
-	zw.Write([]byte(`{"name":"`))
-	zw.Write(make([]byte, n))
-	zw.Close()
-	return b.String()
-}
-
 // TestRequestContentCodings: gzip and zstd request bodies are decoded for
 // every way into a method (a JSON or binary message, a
 // google.api.HttpBody, client and bidirectional streams, the HttpBody

@@ -2,8 +2,6 @@ package protorest_test
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"maps"
@@ -526,15 +524,6 @@ func allow(t *testing.T, _ *hostileEnv, r hostileResp) {
 }
 
 // Bodies.
-
-func gzipBomb(n int) string {
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Write([]byte(`{"name":"`))
-	zw.Write(make([]byte, n))
-	zw.Close()
-	return b.String()
-}
 
 // zstdWindow is a zstd frame (RFC 8878 §3.1.1) of {"name":"n"} whose
 // header asks for a window of 2^log bytes: encoders shrink the window to

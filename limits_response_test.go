@@ -2,8 +2,6 @@ package protorest_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,18 +176,6 @@ func TestStreamMessageTooLarge(t *testing.T) {
 			}
 		})
 	}
-}
-
-// h2cServer serves h over HTTP/1.1 and HTTP/2 with prior knowledge.
-func h2cServer(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewUnstartedServer(h)
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetHTTP1(true)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // dialRecvLimit connects to a backend at target, with the connection's

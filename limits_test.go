@@ -69,16 +69,6 @@ func TestRequestSizeLimits(t *testing.T) {
 	}
 }
 
-// headerLines returns n header lines (name, value pairs for do), the
-// request's own headers besides.
-func headerLines(n int) []string {
-	var h []string
-	for i := range n {
-		h = append(h, "X-Line", strings.Repeat("x", i%7+1))
-	}
-	return h
-}
-
 // TestDeadlines: a unary call without Grpc-Timeout gets the default
 // deadline (none unless WithDefaultTimeout), and a Grpc-Timeout longer
 // than the maximum is cut to it.

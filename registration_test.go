@@ -15,65 +15,15 @@ import (
 	"google.golang.org/grpc"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	"github.com/protorest/protorest/examples/services"
 )
-
-// ruleFiles builds a registry holding service t.v1.S whose methods M0,
-// M1, … carry the given rules, over a request message with a few fields.
-func ruleFiles(t *testing.T, rules ...*annotations.HttpRule) (*protoregistry.Files, *grpc.ServiceDesc) {
-	t.Helper()
-	str := descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum()
-	msg := descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum()
-	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
-	rep := descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
-	fdp := &descriptorpb.FileDescriptorProto{
-		Name:    proto.String("t/v1/t.proto"),
-		Package: proto.String("t.v1"),
-		Syntax:  proto.String("proto3"),
-		MessageType: []*descriptorpb.DescriptorProto{
-			{Name: proto.String("Inner"), Field: []*descriptorpb.FieldDescriptorProto{
-				{Name: proto.String("s"), Number: proto.Int32(1), Type: str, Label: opt, JsonName: proto.String("s")},
-			}},
-			{Name: proto.String("Req"), Field: []*descriptorpb.FieldDescriptorProto{
-				{Name: proto.String("name"), Number: proto.Int32(1), Type: str, Label: opt, JsonName: proto.String("name")},
-				{Name: proto.String("inner"), Number: proto.Int32(2), Type: msg, TypeName: proto.String(".t.v1.Inner"), Label: opt, JsonName: proto.String("inner")},
-				{Name: proto.String("items"), Number: proto.Int32(3), Type: msg, TypeName: proto.String(".t.v1.Inner"), Label: rep, JsonName: proto.String("items")},
-			}},
-		},
-	}
-	svc := &descriptorpb.ServiceDescriptorProto{Name: proto.String("S")}
-	desc := &grpc.ServiceDesc{ServiceName: "t.v1.S"}
-	for i, r := range rules {
-		opts := &descriptorpb.MethodOptions{}
-		proto.SetExtension(opts, annotations.E_Http, r)
-		name := fmt.Sprintf("M%d", i)
-		svc.Method = append(svc.Method, &descriptorpb.MethodDescriptorProto{
-			Name: proto.String(name), InputType: proto.String(".t.v1.Req"), OutputType: proto.String(".t.v1.Req"), Options: opts,
-		})
-		desc.Methods = append(desc.Methods, grpc.MethodDesc{MethodName: name, Handler: func(any, context.Context, func(any) error, grpc.UnaryServerInterceptor) (any, error) {
-			return nil, nil
-		}})
-	}
-	fdp.Service = []*descriptorpb.ServiceDescriptorProto{svc}
-	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := new(protoregistry.Files)
-	if err := files.RegisterFile(fd); err != nil {
-		t.Fatal(err)
-	}
-	return files, desc
-}
 
 func get(path string) *annotations.HttpRule {
 	return &annotations.HttpRule{Pattern: &annotations.HttpRule_Get{Get: path}}

@@ -16,98 +16,17 @@ import (
 	"github.com/coder/websocket"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest"
-	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
-	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/examples/services"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
-
-// backend is a real gRPC server with the example services and
-// reflection, recording the metadata and deadline of every call.
-type backend struct {
-	addr string
-
-	mu       sync.Mutex
-	md       metadata.MD
-	deadline bool
-}
-
-func startBackend(t *testing.T, network, address string) *backend {
-	t.Helper()
-	lis, err := net.Listen(network, address)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be := &backend{addr: lis.Addr().String()}
-	if network == "unix" {
-		be.addr = "unix://" + address
-	}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		md, _ := metadata.FromIncomingContext(ctx)
-		_, hasDeadline := ctx.Deadline()
-		be.mu.Lock()
-		be.md, be.deadline = md, hasDeadline
-		be.mu.Unlock()
-		grpc.SetTrailer(ctx, metadata.Pairs("x-backend-trailer", "t"))
-		return h(ctx, req)
-	}))
-	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
-	bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
-	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
-	reflection.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	return be
-}
-
-func dial(t testing.TB, target string) *grpc.ClientConn {
-	t.Helper()
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
-
-func remoteGateway(t *testing.T, conn *grpc.ClientConn, opts ...protorest.RemoteOption) *httptest.Server {
-	t.Helper()
-	gw := protorest.NewGateway()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := gw.RegisterRemote(ctx, conn, opts...); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func send(t *testing.T, method, url, body string, headers ...string) (*http.Response, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Add(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, readAll(t, resp)
-}
 
 func TestRemoteReflection(t *testing.T) {
 	t.Parallel()

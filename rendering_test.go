@@ -100,14 +100,6 @@ func TestResponses(t *testing.T) {
 	}
 }
 
-func mustMarshal(m proto.Message) string {
-	b, err := proto.Marshal(m)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
 func TestSuccessStatus(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
