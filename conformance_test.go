@@ -34,29 +34,6 @@ type confCase struct {
 	allow   string // the Allow header of a 405
 }
 
-func newFixture(t testing.TB, fixture string, rec *recorder, opts ...protorest.Option) *protorest.Gateway {
-	t.Helper()
-	gw := protorest.NewGateway(opts...)
-	switch fixture {
-	case "A", "":
-		gw.RegisterService(serviceDesc(t, "conf.v1.Probes", rec), nil)
-	case "B":
-		var only []string
-		for _, n := range []string{"B1", "B2", "B3", "B4", "B5", "B6", "B7", "B9", "B10", "B11", "B12", "B13"} {
-			only = append(only, n)
-		}
-		gw.RegisterService(serviceDesc(t, "conf.v1.Order", rec, only...), nil)
-	case "C":
-		gw.RegisterService(serviceDesc(t, "conf.v1.CatchAll", rec), nil)
-		gw.RegisterService(serviceDesc(t, "conf.v1.Probes", rec, "GetProbe", "ListProbes"), nil)
-	case "D":
-		gw.RegisterService(serviceDesc(t, "conf.v1.DoAnything", rec), nil)
-	default:
-		t.Fatalf("no fixture %q", fixture)
-	}
-	return gw
-}
-
 var conformanceCases = []confCase{
 	// 1. Route matching.
 	{id: "C001", method: "GET", target: "/v1/probes/abc", rpc: "GetProbe", want: `name: "abc"`},

@@ -1,11 +1,15 @@
 package protorest_test
 
 import (
-	"bytes"
-	"compress/gzip"
+	"bufio"
 	"fmt"
+	"io"
 	"maps"
+	"net"
+	"net/http"
+	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -521,15 +525,6 @@ func allow(t *testing.T, _ *hostileEnv, r hostileResp) {
 
 // Bodies.
 
-func gzipBomb(n int) string {
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Write([]byte(`{"name":"`))
-	zw.Write(make([]byte, n))
-	zw.Close()
-	return b.String()
-}
-
 // zstdWindow is a zstd frame (RFC 8878 §3.1.1) of {"name":"n"} whose
 // header asks for a window of 2^log bytes: encoders shrink the window to
 // fit small content, so it is written by hand.
@@ -582,4 +577,119 @@ func chunked(body string, size int) string {
 	}
 	b.WriteString("0\r\n\r\n")
 	return b.String()
+}
+
+// hostileResp is what came back for one raw request.
+type hostileResp struct {
+	status int
+	header http.Header
+	body   string
+	closed bool          // the server closed the connection after the response
+	took   time.Duration // from the first byte sent to the response's end
+	err    error         // no response could be read
+}
+
+// rawExchange writes req (an HTTP/1.1 request as bytes) on a new
+// connection to addr and reads one response, and whether the server then
+// closed the connection.
+func rawExchange(t *testing.T, addr string, req []byte) hostileResp {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	start := time.Now()
+	go func() {
+		// Written from its own goroutine: the server may answer (and
+		// stop reading) before the request has been sent whole.
+		conn.Write(req)
+	}()
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return hostileResp{err: err}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	r := hostileResp{status: resp.StatusCode, header: resp.Header, body: string(body), took: time.Since(start), err: err}
+	conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if _, err := br.ReadByte(); err == io.EOF {
+		r.closed = true
+	}
+	return r
+}
+
+// httpRequest is a request as raw bytes: the request line, Host, the
+// headers as given, a Content-Length when there is a body and the headers
+// give neither it nor Transfer-Encoding.
+func httpRequest(addr, method, target string, header []string, body string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, target, addr)
+	framed := false
+	for i := 0; i+1 < len(header); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", header[i], header[i+1])
+		if k := strings.ToLower(header[i]); k == "content-length" || k == "transfer-encoding" {
+			framed = true
+		}
+	}
+	if body != "" && !framed {
+		b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
+	}
+	b.WriteString("\r\n")
+	b.WriteString(body)
+	return []byte(b.String())
+}
+
+// heapAllocs is the bytes allocated on the heap so far, by every
+// goroutine of the test binary.
+func heapAllocs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// smuggle is H13: Content-Length and Transfer-Encoding: chunked on one
+// request, a second request pipelined behind it. Chunked must win, and
+// the second request be read once, as itself.
+func smuggle(t *testing.T, e *hostileEnv) hostileResp {
+	body := chunked(`{"name":"first"}`, 5)
+	req := fmt.Sprintf("POST /v1/probes HTTP/1.1\r\nHost: %s\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n%s"+
+		"GET /v1/probes/second HTTP/1.1\r\nHost: %[1]s\r\nConnection: close\r\n\r\n", e.addr, body)
+	conn, err := net.DialTimeout("tcp", e.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	var first hostileResp
+	for i, want := range []string{`"first"`, `"second"`} {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i+1, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("response %d: %d %s, want %s", i+1, resp.StatusCode, b, want)
+		}
+		if i == 0 {
+			first = hostileResp{status: resp.StatusCode, header: resp.Header, body: string(b)}
+		}
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("more after the second response (%v)", err)
+	}
+	return first
+}
+
+// expectContinue is S5: a request that announces 1 GiB and waits for
+// 100 Continue; it must get its 413 instead, without the body.
+func expectContinue(t *testing.T, e *hostileEnv) hostileResp {
+	req := fmt.Sprintf("POST /v1/probes HTTP/1.1\r\nHost: %s\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", e.addr, 1<<30)
+	return rawExchange(t, e.addr, []byte(req))
 }

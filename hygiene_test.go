@@ -1,10 +1,13 @@
 package protorest_test
 
 import (
+	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -156,6 +159,144 @@ func TestPublishedModulesHaveNoReplace(t *testing.T) {
 			if strings.HasPrefix(strings.TrimSpace(line), "replace") {
 				t.Errorf("%s/go.mod: %q: go install ...@version refuses a module with replace directives; go.work builds it against this checkout", dir, line)
 			}
+		}
+	}
+}
+
+// versionFloors are the oldest releases without a known hole that
+// protorest's edge depends on (HARDENING.md §2; govulncheck cannot reach
+// vuln.go.dev from here, so the floors are stated):
+//   - go 1.25.6: net/http's HTTP/2 rapid reset (CVE-2023-44487/39325),
+//     CONTINUATION flood (CVE-2023-45288), the query parameter cap
+//     (CVE-2025-61726) and the later fixes of its line;
+//   - golang.org/x/net 0.53.0 (CVE-2026-33814, as scanners report it);
+//   - grpc 1.58.3: rapid reset on the server side;
+//   - protobuf 1.33.0: protojson's endless loop on `{"":}` (CVE-2024-24786).
+const goFloor = "go1.25.6"
+
+var versionFloors = map[string]string{
+	"golang.org/x/net":           "v0.53.0",
+	"google.golang.org/grpc":     "v1.58.3",
+	"google.golang.org/protobuf": "v1.33.0",
+}
+
+// TestVersionFloor checks the Go toolchain the tests run with, and the
+// versions of the floors' modules in the core module's build list (go
+// list -m: the versions a build of the library or the binary from this
+// module selects; a test binary's debug.ReadBuildInfo lists no modules).
+func TestVersionFloor(t *testing.T) {
+	t.Parallel()
+	switch v := toolchainVersion(runtime.Version()); {
+	case !version.IsValid(v):
+		t.Errorf("cannot read the Go version %q", runtime.Version())
+	case version.Compare(v, goFloor) < 0:
+		t.Errorf("built with %s, older than %s", runtime.Version(), goFloor)
+	}
+	args := []string{"list", "-m", "-f", "{{.Path}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}"}
+	for path := range versionFloors {
+		args = append(args, path)
+	}
+	out, err := goCommand(args...).Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, version, _ := strings.Cut(line, " ")
+		seen++
+		if floor := versionFloors[path]; moduleOlder(version, floor) {
+			t.Errorf("%s %s is older than %s", path, version, floor)
+		}
+	}
+	if seen != len(versionFloors) {
+		t.Errorf("go list -m said %q", out)
+	}
+}
+
+// toolchainVersion returns the Go version runtime.Version reports in the
+// form go/version reads: "go1.26.8" and "go1.26rc1" as they are, and a
+// development build's "devel go1.27-abcdef Tue Jan 1 …" as "go1.27-abcdef".
+func toolchainVersion(v string) string {
+	if rest, ok := strings.CutPrefix(v, "devel "); ok {
+		v, _, _ = strings.Cut(rest, " ")
+	}
+	return v
+}
+
+func TestToolchainVersion(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		runtime string
+		older   bool // than goFloor
+	}{
+		{"go1.25.5", true},
+		{"go1.25.6", false},
+		{"go1.25", true},
+		{"go1.25rc2", true},
+		{"go1.26rc1", false},
+		{"go1.26", false},
+		{"go1.26.8", false},
+		{"go1.26.0-bigcorp", false},
+		{"go1.100.0", false},
+		{"devel go1.27-abcdef123456 Tue Jan 6 10:00:00 2026 +0000", false},
+		{"devel go1.25-abcdef123456 Tue Jan 6 10:00:00 2025 +0000", true},
+	} {
+		v := toolchainVersion(tt.runtime)
+		if !version.IsValid(v) {
+			t.Errorf("toolchainVersion(%q) = %q, not a Go version", tt.runtime, v)
+			continue
+		}
+		if got := version.Compare(v, goFloor) < 0; got != tt.older {
+			t.Errorf("%q older than %s = %v, want %v", tt.runtime, goFloor, got, tt.older)
+		}
+	}
+}
+
+// moduleOlder reports whether module version a ("v1.2.3", a
+// pseudo-version or a pre-release) comes before b, comparing major, minor
+// and patch numerically; a pre-release of b comes before b. (Go versions
+// are not semantic versions: toolchainVersion and go/version read those.)
+func moduleOlder(a, b string) bool {
+	pa, prea := semver(a)
+	pb, _ := semver(b)
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return prea
+}
+
+// semver returns the major, minor and patch of module version v, and
+// whether it is a pre-release ("-rc1", a pseudo-version's "-0.2024…").
+func semver(v string) ([3]int, bool) {
+	v = strings.TrimPrefix(v, "v")
+	v, _, _ = strings.Cut(v, "+")
+	v, _, isPre := strings.Cut(v, "-")
+	var n [3]int
+	for i, part := range strings.SplitN(v, ".", 3) {
+		n[i], _ = strconv.Atoi(part)
+	}
+	return n, isPre
+}
+
+func TestModuleOlder(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"v1.58.2", "v1.58.3", true},
+		{"v1.58.3", "v1.58.3", false},
+		{"v1.85.0", "v1.58.3", false},
+		{"v0.9.0", "v0.53.0", true},
+		{"v0.53.0-rc1", "v0.53.0", true},
+		{"v0.53.1-0.20260101000000-abcdef123456", "v0.53.0", false},
+		{"v0.0.0-20260101000000-abcdef123456", "v0.53.0", true},
+		{"v1.58.3+incompatible", "v1.58.3", false},
+	} {
+		if got := moduleOlder(tt.a, tt.b); got != tt.want {
+			t.Errorf("moduleOlder(%s, %s) = %v", tt.a, tt.b, got)
 		}
 	}
 }

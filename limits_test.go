@@ -69,16 +69,6 @@ func TestRequestSizeLimits(t *testing.T) {
 	}
 }
 
-// headerLines returns n header lines (name, value pairs for do), the
-// request's own headers besides.
-func headerLines(n int) []string {
-	var h []string
-	for i := range n {
-		h = append(h, "X-Line", strings.Repeat("x", i%7+1))
-	}
-	return h
-}
-
 // TestDeadlines: a unary call without Grpc-Timeout gets the default
 // deadline (none unless WithDefaultTimeout), and a Grpc-Timeout longer
 // than the maximum is cut to it.
@@ -138,5 +128,78 @@ func TestDefaultTimeoutSparesStreams(t *testing.T) {
 	gw := probesGateway(t, "in-process", newStreamer(), protorest.WithDefaultTimeout(30*time.Second), protorest.WithStreamInterceptors(capture))
 	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 200 || has {
 		t.Errorf("stream: %d, deadline %v", r.code, has)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	gw := newFixture(t, "A", rec, protorest.WithMaxRequestBodySize(16))
+	resp := do(t, gw, "POST", "/v1/probes", `{"name":"0123456789012345678901234567890"}`)
+	if resp.code != 413 || !strings.Contains(resp.body, `"code":8`) {
+		t.Errorf("status %d body %s", resp.code, resp.body)
+	}
+	// Without a Content-Length the limit still holds, and the reader is
+	// not drained past it.
+	src := &countingReader{n: 1 << 30}
+	req := httptest.NewRequest("POST", "/v1/probes", src)
+	req.ContentLength = -1
+	w := httptest.NewRecorder()
+	gw.ServeHTTP(w, req)
+	if w.Code != 413 || src.read > 17 {
+		t.Errorf("status %d after reading %d bytes", w.Code, src.read)
+	}
+	if rec.count() != 0 {
+		t.Error("the method was called")
+	}
+	long := strings.Repeat("x", 1<<20)
+	resp = do(t, newFixture(t, "A", rec), "POST", "/v1/probes", `{"i32":"`+long+`"}`)
+	if resp.code != 400 || len(resp.body) > 400 {
+		t.Errorf("status %d, error body of %d bytes", resp.code, len(resp.body))
+	}
+}
+
+type countingReader struct{ n, read int }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	r.read += len(p)
+	return len(p), nil
+}
+
+func TestDeclaredLengthIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	gw := newFixture(t, "A", &recorder{}, protorest.WithMaxRequestBodySize(0))
+	req := httptest.NewRequest("POST", "/v1/probes", strings.NewReader(`{"name":"n"}`))
+	req.ContentLength = 1 << 50
+	w := httptest.NewRecorder()
+	gw.ServeHTTP(w, req)
+	if w.Code != 200 {
+		t.Errorf("status %d: %s", w.Code, w.Body)
+	}
+}
+
+func TestExpiredDeadlineFailsTheCall(t *testing.T) {
+	t.Parallel()
+	slow := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		// A method that ignores its deadline, then succeeds. It waits at
+		// most 10s: without a deadline, ctx never ends, and the test must
+		// fail (below), not hang until the test binary's timeout.
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+		}
+		return h(context.WithoutCancel(ctx), req)
+	}
+	gw := newFixture(t, "A", &recorder{}, protorest.WithUnaryInterceptors(slow))
+	start := time.Now()
+	resp := do(t, gw, "GET", "/v1/probes/abc", "", "Grpc-Timeout", "20m")
+	if resp.code != 504 || !strings.Contains(resp.body, `"code":4`) {
+		t.Errorf("status %d: %s", resp.code, resp.body)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Error("the deadline was not applied")
 	}
 }

@@ -1,7 +1,9 @@
 package protorest_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,97 +13,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/codes"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest"
-	bookstorev1 "github.com/protorest/protorest/examples/bookstore/v1"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
-	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/examples/services"
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
-
-// backend is a real gRPC server with the example services and
-// reflection, recording the metadata and deadline of every call.
-type backend struct {
-	addr string
-
-	mu       sync.Mutex
-	md       metadata.MD
-	deadline bool
-}
-
-func startBackend(t *testing.T, network, address string) *backend {
-	t.Helper()
-	lis, err := net.Listen(network, address)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be := &backend{addr: lis.Addr().String()}
-	if network == "unix" {
-		be.addr = "unix://" + address
-	}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		md, _ := metadata.FromIncomingContext(ctx)
-		_, hasDeadline := ctx.Deadline()
-		be.mu.Lock()
-		be.md, be.deadline = md, hasDeadline
-		be.mu.Unlock()
-		grpc.SetTrailer(ctx, metadata.Pairs("x-backend-trailer", "t"))
-		return h(ctx, req)
-	}))
-	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
-	bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
-	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
-	reflection.Register(srv)
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	return be
-}
-
-func dial(t testing.TB, target string) *grpc.ClientConn {
-	t.Helper()
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
-
-func remoteGateway(t *testing.T, conn *grpc.ClientConn, opts ...protorest.RemoteOption) *httptest.Server {
-	t.Helper()
-	gw := protorest.NewGateway()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := gw.RegisterRemote(ctx, conn, opts...); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func send(t *testing.T, method, url, body string, headers ...string) (*http.Response, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Add(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, readAll(t, resp)
-}
 
 func TestRemoteReflection(t *testing.T) {
 	t.Parallel()
@@ -323,5 +248,133 @@ func TestRemoteSetupFailures(t *testing.T) {
 	resp, body := send(t, "GET", urls["remote"]+"/v1/watch/w?i32=3", "", "Grpc-Timeout", "soon")
 	if resp.StatusCode != 400 || !strings.Contains(body, `"code":3`) || streamers["remote"].sent.Load() != 0 {
 		t.Errorf("stream, Grpc-Timeout: %d %s; the backend sent %d", resp.StatusCode, body, streamers["remote"].sent.Load())
+	}
+}
+
+// closedAddr returns a loopback address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	return lis.Addr().String()
+}
+
+// observedGateway serves the conf.v1.Probes methods of the backend at
+// target on a loopback h2c server, and returns its URL and the errors
+// the gateway recorded in each request's CallInfo, by path.
+func observedGateway(t *testing.T, target string) (url string, errs func(path string) error) {
+	t.Helper()
+	gw := protorest.NewGateway()
+	err := gw.RegisterRemote(context.Background(), dial(t, target), protorest.WithRemoteFiles(protoregistry.GlobalFiles, "conf.v1.Probes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]error{}
+	srv := h2cServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ci := new(protorest.CallInfo)
+		gw.ServeHTTP(w, r.WithContext(protorest.NewCallInfoContext(r.Context(), ci)))
+		mu.Lock()
+		seen[r.URL.Path] = ci.Err
+		mu.Unlock()
+	}))
+	return srv.URL, func(path string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen[path]
+	}
+}
+
+// TestRemoteUnreachable: with nothing listening at the backend's
+// address, a unary call, a server stream and a WebSocket get 503
+// UNAVAILABLE "upstream unavailable", never grpc-go's message naming the
+// address; the CallInfo's error has that message, for the log.
+func TestRemoteUnreachable(t *testing.T) {
+	t.Parallel()
+	addr := closedAddr(t)
+	url, errs := observedGateway(t, addr)
+	_, port, _ := net.SplitHostPort(addr)
+	const want = `{"code":14,"message":"upstream unavailable","details":[]}`
+	for _, path := range []string{"/v1/probes/x", "/v1/watch/x"} {
+		resp, body := send(t, "GET", url+path, "")
+		if resp.StatusCode != 503 || body != want {
+			t.Errorf("GET %s: %d %s, want 503 %s", path, resp.StatusCode, body, want)
+		}
+		err := errs(path)
+		if !errors.Is(err, protorest.ErrBackendUnreachable) || !strings.Contains(err.Error(), "connection refused") || !strings.Contains(err.Error(), port) {
+			t.Errorf("GET %s: CallInfo.Err %v, want ErrBackendUnreachable with grpc-go's cause", path, err)
+		}
+	}
+	c := wsDial(t, url+"/v1/watch/x", nil)
+	wsClosed(t, c, 4000+websocket.StatusCode(codes.Unavailable), "upstream unavailable")
+}
+
+// TestRemoteUnavailableFromBackend: an UNAVAILABLE the backend sends
+// itself passes through with its own message, unary, streamed and over a
+// WebSocket; a stream whose connection breaks after its first message
+// ends with "upstream unavailable".
+func TestRemoteUnavailableFromBackend(t *testing.T) {
+	t.Parallel()
+	own := status.Error(codes.Unavailable, "database down")
+	rec := &recorder{reply: func(string, proto.Message) (proto.Message, error) { return nil, own }}
+	desc := serviceDesc(t, "conf.v1.Probes", rec, "GetProbe", "Watch")
+	sent := make(chan struct{}, 1)
+	desc.Streams[0].Handler = func(_ any, ss grpc.ServerStream) error {
+		in := new(confv1.Probe)
+		if err := ss.RecvMsg(in); err != nil {
+			return err
+		}
+		if in.GetName() != "hang" {
+			return own
+		}
+		if err := ss.SendMsg(&confv1.Probe{Name: "first"}); err != nil {
+			return err
+		}
+		sent <- struct{}{}
+		<-ss.Context().Done()
+		return ss.Context().Err()
+	}
+	srv := grpc.NewServer()
+	srv.RegisterService(desc, nil)
+	addr := serveGRPC(t, srv)
+	url, errs := observedGateway(t, addr)
+
+	const want = `{"code":14,"message":"database down","details":[]}`
+	for _, path := range []string{"/v1/probes/x", "/v1/watch/x"} {
+		resp, body := send(t, "GET", url+path, "")
+		if resp.StatusCode != 503 || body != want {
+			t.Errorf("GET %s: %d %s, want 503 %s", path, resp.StatusCode, body, want)
+		}
+		if err := errs(path); errors.Is(err, protorest.ErrBackendUnreachable) || status.Convert(err).Message() != "database down" {
+			t.Errorf("GET %s: CallInfo.Err %v, want the backend's own", path, err)
+		}
+	}
+	c := wsDial(t, url+"/v1/watch/x", nil)
+	wsClosed(t, c, 4000+websocket.StatusCode(codes.Unavailable), "database down")
+
+	resp, err := http.Get(url + "/v1/watch/hang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	if !lines.Scan() || !strings.HasPrefix(lines.Text(), `{"result":{"name":"first",`) {
+		t.Fatalf("first message: %q", lines.Text())
+	}
+	<-sent
+	srv.Stop() // the connection breaks under the stream
+	var rest []string
+	for lines.Scan() {
+		rest = append(rest, lines.Text())
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	if len(rest) != 1 || !strings.Contains(rest[0], `"code":14,"message":"upstream unavailable"`) || strings.Contains(rest[0], port) {
+		t.Errorf("after the connection broke: %q, want one error record of upstream unavailable", rest)
+	}
+	if err := errs("/v1/watch/hang"); !errors.Is(err, protorest.ErrBackendUnreachable) {
+		t.Errorf("broken stream: CallInfo.Err %v, want ErrBackendUnreachable", err)
 	}
 }

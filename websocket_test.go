@@ -16,66 +16,6 @@ import (
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
-func wsDial(t *testing.T, url string, header http.Header) *websocket.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http"), &websocket.DialOptions{HTTPHeader: header})
-	if err != nil {
-		t.Fatalf("dial %s: %v", url, err)
-	}
-	t.Cleanup(func() { c.CloseNow() })
-	return c
-}
-
-func wsRead(t *testing.T, c *websocket.Conn) (websocket.MessageType, string, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	typ, b, err := c.Read(ctx)
-	return typ, string(b), err
-}
-
-func wsWrite(t *testing.T, c *websocket.Conn, typ websocket.MessageType, msg string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Write(ctx, typ, []byte(msg)); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// wsClosed checks that the next read is the server's close, with code.
-func wsClosed(t *testing.T, c *websocket.Conn, code websocket.StatusCode, reason string) {
-	t.Helper()
-	_, msg, err := wsRead(t, c)
-	var ce websocket.CloseError
-	if !errorAs(err, &ce) || ce.Code != code || ce.Reason != reason {
-		t.Errorf("want close %d %q, got message %q, err %v", code, reason, msg, err)
-	}
-}
-
-func errorAs(err error, ce *websocket.CloseError) bool {
-	if err == nil {
-		return false
-	}
-	if websocket.CloseStatus(err) == -1 {
-		return false
-	}
-	for e := err; e != nil; {
-		if c, ok := e.(websocket.CloseError); ok {
-			*ce = c
-			return true
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		e = u.Unwrap()
-	}
-	return false
-}
-
 func TestWebSocketBidi(t *testing.T) {
 	t.Parallel()
 	urls, _ := streamGateways(t)

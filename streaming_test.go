@@ -9,18 +9,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"google.golang.org/genproto/googleapis/api/httpbody"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -28,190 +25,6 @@ import (
 	"github.com/protorest/protorest"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
-
-// streamer implements the streaming methods of conf.v1.Probes. Watch
-// sends req.i32 messages named name-1, name-2… (with req.id bytes of blob
-// each); its name picks a failure:
-// "fail-before" (NOT_FOUND with details, before any message) or
-// "fail-after" (INTERNAL after the messages); with flag set it blocks
-// until the call is canceled.
-type streamer struct {
-	confv1.UnimplementedProbesServer
-	sent     atomic.Int64  // messages Watch has sent
-	started  chan struct{} // closed when a blocking Watch starts
-	canceled chan struct{} // closed when a blocking Watch sees its context end
-}
-
-func newStreamer() *streamer {
-	return &streamer{started: make(chan struct{}), canceled: make(chan struct{})}
-}
-
-func (s *streamer) Watch(req *confv1.Probe, stream grpc.ServerStreamingServer[confv1.Probe]) error {
-	stream.SetHeader(metadata.Pairs("x-watch", "yes"))
-	stream.SetTrailer(metadata.Pairs("x-watch-trailer", "done"))
-	if req.GetName() == "fail-before" {
-		st, _ := status.New(codes.NotFound, "no such watch").WithDetails(&errdetails.ResourceInfo{ResourceName: "fail-before"})
-		return st.Err()
-	}
-	if req.GetFlag() {
-		stream.SendHeader(nil)
-		close(s.started)
-		<-stream.Context().Done()
-		close(s.canceled)
-		return stream.Context().Err()
-	}
-	var blob []byte
-	if req.GetId() > 0 { // a payload of id bytes in each message
-		blob = make([]byte, req.GetId())
-	}
-	for i := 1; i <= int(req.GetI32()); i++ {
-		if err := stream.Send(&confv1.Probe{Name: fmt.Sprintf("%s-%d", req.GetName(), i), I32: int32(i), Blob: blob}); err != nil {
-			return err
-		}
-		s.sent.Add(1)
-	}
-	if req.GetName() == "fail-after" {
-		return status.Error(codes.Internal, "it broke")
-	}
-	return nil
-}
-
-func (s *streamer) BulkCreate(stream grpc.ClientStreamingServer[confv1.Probe, confv1.Probe]) error {
-	var names []string
-	for {
-		p, err := stream.Recv()
-		if err == io.EOF {
-			return stream.SendAndClose(&confv1.Probe{Name: strings.Join(names, ","), I32: int32(len(names))})
-		}
-		if err != nil {
-			return err
-		}
-		names = append(names, p.GetName())
-	}
-}
-
-func (s *streamer) Chat(stream grpc.BidiStreamingServer[confv1.Probe, confv1.Probe]) error {
-	for {
-		p, err := stream.Recv()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if p.GetName() == "hold" {
-			// Stop reading: only the client's leaving can end this.
-			close(s.started)
-			<-stream.Context().Done()
-			close(s.canceled)
-			return stream.Context().Err()
-		}
-		if err := stream.Send(&confv1.Probe{Name: "re: " + p.GetName()}); err != nil {
-			return err
-		}
-	}
-}
-
-// StreamUpload reports what its chunks carried: each one's name and
-// content type, and the bytes in all.
-func (s *streamer) StreamUpload(stream grpc.ClientStreamingServer[confv1.UploadRequest, confv1.Probe]) error {
-	var parts []string
-	var total int
-	for {
-		req, err := stream.Recv()
-		if err == io.EOF {
-			return stream.SendAndClose(&confv1.Probe{Name: strings.Join(parts, "|"), Id: int64(total), I32: int32(len(parts))})
-		}
-		if err != nil {
-			return err
-		}
-		parts = append(parts, req.GetName()+";"+req.GetFile().GetContentType())
-		total += len(req.GetFile().GetData())
-	}
-}
-
-func (s *streamer) StreamDownload(req *confv1.Probe, stream grpc.ServerStreamingServer[httpbody.HttpBody]) error {
-	for _, b := range []*httpbody.HttpBody{{ContentType: "text/html", Data: []byte("<h1>Hello!</h1>")}, {ContentType: "text/plain", Data: []byte("Hello!")}} {
-		if err := stream.Send(b); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// streamGateways serves a streamer in-process and through a real gRPC
-// backend, and returns both gateways' URLs, by name.
-func streamGateways(t testing.TB, opts ...protorest.Option) (map[string]string, map[string]*streamer) {
-	t.Helper()
-	local, remote := newStreamer(), newStreamer()
-	inProcess := httptest.NewServer(probesGateway(t, "in-process", local, opts...))
-	t.Cleanup(inProcess.Close)
-	remoteSrv := httptest.NewServer(probesGateway(t, "remote", remote, opts...))
-	t.Cleanup(remoteSrv.Close)
-	return map[string]string{"in-process": inProcess.URL, "remote": remoteSrv.URL},
-		map[string]*streamer{"in-process": local, "remote": remote}
-}
-
-// probesGateway serves s as conf.v1.Probes, in-process or (kind "remote")
-// through a real gRPC backend, leaving unpopulated fields out of JSON for
-// readable expectations.
-func probesGateway(t testing.TB, kind string, s confv1.ProbesServer, opts ...protorest.Option) *protorest.Gateway {
-	t.Helper()
-	opts = append([]protorest.Option{protorest.WithMarshalOptions(protojson.MarshalOptions{})}, opts...)
-	gw := protorest.NewGateway(opts...)
-	if kind == "in-process" {
-		confv1.RegisterProbesServer(gw, s)
-		return gw
-	}
-	backend := grpc.NewServer()
-	confv1.RegisterProbesServer(backend, s)
-	reflection.Register(backend)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := gw.RegisterRemote(ctx, dial(t, serveGRPC(t, backend)), protorest.WithReflection("conf.v1.Probes")); err != nil {
-		t.Fatal(err)
-	}
-	return gw
-}
-
-// exchange is one HTTP exchange, read to the end (trailers included).
-type exchange struct {
-	code    int
-	header  http.Header
-	body    string
-	trailer http.Header
-	err     error // reading the body
-}
-
-// fetch sends one request with http.DefaultClient and reads the whole
-// answer.
-func fetch(t *testing.T, method, url, body string, headers ...string) exchange {
-	t.Helper()
-	return fetchWith(t, http.DefaultClient, method, url, strings.NewReader(body), headers...)
-}
-
-// fetchWith sends one request with client and reads the whole answer.
-func fetchWith(t *testing.T, client *http.Client, method, url string, body io.Reader, headers ...string) exchange {
-	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Content-Length" {
-			fmt.Sscan(headers[i+1], &req.ContentLength)
-			continue
-		}
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, rerr := io.ReadAll(resp.Body)
-	return exchange{code: resp.StatusCode, header: resp.Header, body: string(b), trailer: resp.Trailer, err: rerr}
-}
 
 func TestServerStreamFramings(t *testing.T) {
 	t.Parallel()
@@ -598,40 +411,141 @@ func TestBidiClientGoneWhileHandlerNotReading(t *testing.T) {
 	}
 }
 
-func TestStreamInterceptors(t *testing.T) {
-	t.Parallel()
-	var mu sync.Mutex
-	var seen []string
-	record := func(name string) grpc.StreamServerInterceptor {
-		return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-			m, _ := grpc.Method(ss.Context())
-			mu.Lock()
-			seen = append(seen, fmt.Sprintf("%s %s %s client=%v server=%v", name, info.FullMethod, m, info.IsClientStream, info.IsServerStream))
-			mu.Unlock()
-			return h(srv, ss)
+// TestStreamSlowReaderBackpressure streams 54 MiB (40,000 messages of
+// 1 KiB, as base64 in JSON) to a client that reads slowly, and checks that the gateway does
+// not buffer ahead of it: what the method has sent but the client not yet
+// read stays within the transport's buffers (socket buffers; for a remote
+// backend, also gRPC's flow-control windows), and the heap does not grow
+// with the stream.
+func TestStreamSlowReaderBackpressure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 54 MiB")
+	}
+	// Not parallel: the heap it watches is the whole test binary's.
+	const n, size = 40000, 1024
+	urls, streamers := streamGateways(t)
+	for _, gw := range []string{"in-process", "remote"} {
+		resp, err := http.Get(fmt.Sprintf("%s/v1/watch/slow?i32=%d&id=%d", urls[gw], n, size))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	gw := protorest.NewGateway(protorest.WithStreamInterceptors(record("outer"), record("inner")))
-	confv1.RegisterProbesServer(gw, newStreamer())
-	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 200 {
-		t.Fatalf("watch: %d %s", r.code, r.body)
-	}
-	want := []string{
-		"outer /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
-		"inner /conf.v1.Probes/Watch /conf.v1.Probes/Watch client=false server=true",
-	}
-	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
-		t.Errorf("interceptors saw\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+		r := bufio.NewReaderSize(resp.Body, 64<<10)
+		var read, maxAhead int64
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		baseHeap := ms.HeapInuse
+		peakHeap := baseHeap
+		buf := make([]byte, 64<<10)
+		for i := 0; ; i++ {
+			k, err := r.Read(buf)
+			read += int64(k)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%8 != 0 {
+				continue
+			}
+			if read < 8<<20 { // slow for the first 8 MiB
+				time.Sleep(20 * time.Millisecond)
+			}
+			// Messages sent, as bytes on the wire (~1.4 KiB each in the
+			// envelope), less what the client has read; and the heap,
+			// sampled over the whole stream.
+			ahead := streamers[gw].sent.Load()*(size*4/3+60) - read
+			maxAhead = max(maxAhead, ahead)
+			runtime.ReadMemStats(&ms)
+			peakHeap = max(peakHeap, ms.HeapInuse)
+		}
+		resp.Body.Close()
+		t.Logf("%s: read %.1f MiB; at most %.1f MiB sent ahead of the reader; heap in use %.1f MiB, at most %.1f MiB in samples every 8 reads",
+			gw, float64(read)/(1<<20), float64(maxAhead)/(1<<20), float64(baseHeap)/(1<<20), float64(peakHeap)/(1<<20))
+		if streamers[gw].sent.Load() != n {
+			t.Errorf("%s: %d messages sent, want %d", gw, streamers[gw].sent.Load(), n)
+		}
+		if maxAhead > 16<<20 {
+			t.Errorf("%s: %.1f MiB sent ahead of a slow reader: the gateway buffers", gw, float64(maxAhead)/(1<<20))
+		}
+		if peakHeap > baseHeap+32<<20 {
+			t.Errorf("%s: heap grew from %.1f to %.1f MiB", gw, float64(baseHeap)/(1<<20), float64(peakHeap)/(1<<20))
+		}
 	}
 }
 
-func TestStreamHandlerPanic(t *testing.T) {
-	t.Parallel()
-	var hooked any
-	gw := protorest.NewGateway(protorest.WithPanicHook(func(_ string, v any, _ []byte) { hooked = v }),
-		protorest.WithStreamInterceptors(func(any, grpc.ServerStream, *grpc.StreamServerInfo, grpc.StreamHandler) error { panic("stream boom") }))
-	confv1.RegisterProbesServer(gw, newStreamer())
-	if r := do(t, gw, "GET", "/v1/watch/w?i32=1", ""); r.code != 500 || !strings.Contains(r.body, `"code":13`) || hooked != "stream boom" {
-		t.Errorf("%d %s, hooked %v", r.code, r.body, hooked)
+// zeroReader yields n zero bytes.
+type zeroReader struct{ n int64 }
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), z.n))
+	clear(p[:k])
+	z.n -= int64(k)
+	return k, nil
+}
+
+// TestClientStreamConstantMemory uploads a large client stream of
+// google.api.HttpBody chunks (256 MiB; PROTOREST_STREAM_MIB sets another
+// size) and checks that the heap does not grow with it: the body is read
+// as it arrives, one chunk at a time.
+func TestClientStreamConstantMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 256 MiB")
+	}
+	// Not parallel: the heap it watches is the whole test binary's.
+	mib := int64(256)
+	if v := os.Getenv("PROTOREST_STREAM_MIB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mib = n
+	}
+	urls, _ := streamGateways(t)
+	for _, gw := range []string{"in-process", "remote"} {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapInuse
+		var peak uint64
+		stop := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}()
+		start := time.Now()
+		req, _ := http.NewRequest("POST", urls[gw]+"/v1/stream-uploads/big", &zeroReader{n: mib << 20})
+		req.Header.Set("Content-Type", "application/octet-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := time.Since(start)
+		close(stop)
+		<-sampled
+		if resp.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"id":"%d"`, mib<<20)) {
+			t.Fatalf("%s: %d %.200s", gw, resp.StatusCode, body)
+		}
+		t.Logf("%s: %d MiB in %v (%.0f MiB/s); heap in use %.1f MiB → peak %.1f MiB",
+			gw, mib, took.Round(time.Millisecond), float64(mib)/took.Seconds(), float64(base)/(1<<20), float64(peak)/(1<<20))
+		if peak > base+64<<20 {
+			t.Errorf("%s: the heap grew from %.1f to %.1f MiB for a %d MiB stream", gw, float64(base)/(1<<20), float64(peak)/(1<<20), mib)
+		}
 	}
 }
