@@ -2,7 +2,10 @@ package protorest_test
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/bufbuild/protocompile"
@@ -58,7 +61,8 @@ service Rules {
 // without a pattern (its additional bindings only), colons and stars
 // inside literals, segments after "**", a field bound twice (the last
 // wins), and the templates grpc-gateway's parser reads its own way (an
-// empty segment is "*", an empty verb none).
+// empty segment is "*", an empty verb none); the OpenAPI document has
+// every route.
 func TestGRPCGatewayRulesServed(t *testing.T) {
 	t.Parallel()
 	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
@@ -124,5 +128,18 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 		if got := fetch(t, "POST", srv.URL+path, "{}"); got.code != 404 {
 			t.Errorf("POST %s: %d %s, want 404", path, got.code, got.body)
 		}
+	}
+	// The OpenAPI document has every route.
+	var doc struct{ Paths map[string]json.RawMessage }
+	if err := json.Unmarshal(gw.OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"/v1/body/{name}", "/v1/colon/a:b/c:d", "/v1/deep/{name}/{inner.s}:go", "/v1/empty/{_segment}",
+		"/v1/emptyverb/{name}", "/v1/extra/{name}", "/v1/rb/{name}", "/v1/rbd/{name}", "/v1/rbstar/{name}",
+		"/v1/star/a*b/{name}:*", "/v1/tags/{tags}", "/v1/twice/{name}/{name_1}", "/v1/wkt/{ts}/{wrapped}",
+	}
+	if got := slices.Sorted(maps.Keys(doc.Paths)); !slices.Equal(got, want) {
+		t.Errorf("OpenAPI paths %q\nwant %q", got, want)
 	}
 }
