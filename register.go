@@ -139,6 +139,9 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 		if i > 0 && len(r.GetAdditionalBindings()) > 0 {
 			return nil, ruleError(md, r, errors.New("additional_bindings may not be nested"))
 		}
+		if i == 0 && noPattern(r) {
+			continue // grpc-gateway routes its additional bindings only
+		}
 		e, err := g.newBinding(md, r, i, c)
 		if err != nil {
 			return nil, ruleError(md, r, err)
@@ -146,6 +149,22 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// noPattern reports whether a rule sets no pattern, or get, put, post,
+// delete or patch with an empty path: grpc-gateway's generator leaves
+// such a rule out (descriptor.newMethod, "No pattern specified"), where
+// an additional binding without one crashes it.
+func noPattern(r *annotations.HttpRule) bool {
+	switch p := r.GetPattern().(type) {
+	case nil:
+		return true
+	case *annotations.HttpRule_Custom:
+		return false
+	default:
+		_, path := httprule.Pattern(r)
+		return path == "" && p != nil
+	}
 }
 
 // newBinding plans one rule of md (index 0 for the rule itself, i for
@@ -176,16 +195,14 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 	if err != nil {
 		return nil, err
 	}
-	var responseBody protoreflect.FieldDescriptor
-	if rb := r.GetResponseBody(); rb != "" {
-		fds, err := bind.ResolvePath(md.Output(), rb)
-		if err != nil {
+	// response_body may name a nested field, and "*" is the whole
+	// response, as grpc-gateway serves them (http.proto: a top-level
+	// field).
+	var responseBody []protoreflect.FieldDescriptor
+	if rb := r.GetResponseBody(); rb != "" && rb != "*" {
+		if responseBody, err = bind.ResolvePath(md.Output(), rb); err != nil {
 			return nil, fmt.Errorf("response_body %q: %w", rb, err)
 		}
-		if len(fds) != 1 {
-			return nil, fmt.Errorf("response_body %q: must name a top-level field", rb)
-		}
-		responseBody = fds[0]
 	}
 	name := fullMethod(md)
 	code, ok := g.cfg.successStatus[name]

@@ -54,10 +54,25 @@ func TestRegisterErrors(t *testing.T) {
 		{"C225 empty variable", []*annotations.HttpRule{get("/{}")}, []string{"column"}},
 		{"C225 partial segment", []*annotations.HttpRule{get("/a{name}")}, []string{"column"}},
 		{"C225 verb alone", []*annotations.HttpRule{get("/:verb")}, []string{"column"}},
-		{"C225 empty verb", []*annotations.HttpRule{get("/a/*:")}, []string{"column"}},
+		{"C225 empty verb is no verb, as grpc-gateway reads it", []*annotations.HttpRule{get("/a/*:")}, nil},
 		{"R7 unknown field", []*annotations.HttpRule{get("/v1/{nope}")}, []string{"t.v1.S.M0", "nope"}},
+		// grpc-gateway generates this route, and its runtime answers every
+		// request 400 ("invalid path": runtime/query.go,
+		// populateFieldValueFromPath).
 		{"R14 through a repeated field", []*annotations.HttpRule{get("/v1/{items.s}")}, []string{"items"}},
+		// grpc-gateway's generator refuses a message leaf (descriptor.newParam).
 		{"R14 message leaf", []*annotations.HttpRule{get("/v1/{inner}")}, []string{"inner"}},
+		// grpc-gateway generates Go that does not compile (protoReq.Items.S,
+		// response.Items.S).
+		{"R3 body through a repeated field", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Post{Post: "/v1/x"}, Body: "items.s"}}, []string{"body", "items"}},
+		{"R4 response_body through a repeated field", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/x"}, ResponseBody: "items.s"}}, []string{"response_body", "items"}},
+		// grpc-gateway's generator panics on an additional binding without a
+		// pattern (gengateway addEnumPathParamImports), and writes
+		// mux.Handle(, …), which does not compile, for a custom kind "".
+		{"additional binding without a pattern", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/x"}, AdditionalBindings: []*annotations.HttpRule{{}}}}, []string{"t.v1.S.M0", "no pattern"}},
+		{"custom kind empty", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Path: "/v1/x"}}}}, []string{"t.v1.S.M0", "no pattern"}},
+		// grpc-gateway's runtime.MustPattern panics: "pushM appears twice".
+		{"R12 two deep wildcards", []*annotations.HttpRule{get("/v1/**/x/**")}, []string{"t.v1.S.M0", `only one "**"`}},
 		{"R3 unknown body", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Post{Post: "/v1/x"}, Body: "nope"}}, []string{"body", "nope"}},
 		{"R4 unknown response_body", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/x"}, ResponseBody: "nope"}}, []string{"response_body"}},
 		{"R5 nested bindings", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/x"}, AdditionalBindings: []*annotations.HttpRule{
@@ -66,6 +81,8 @@ func TestRegisterErrors(t *testing.T) {
 		{"C022 duplicate shape", []*annotations.HttpRule{get("/v3/{name}"), get("/v3/{inner.s}")}, []string{"t.v1.S.M0", "t.v1.S.M1", "/v3/"}},
 		{"duplicate via additional binding", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Get{Get: "/v1/{name}"}, AdditionalBindings: []*annotations.HttpRule{get("/v1/{inner.s}")}}}, []string{"t.v1.S.M0"}},
 		{"C229 colon in verb is served", []*annotations.HttpRule{get("/v1/x:a:b")}, nil},
+		{"a rule without a pattern routes nothing", []*annotations.HttpRule{{Body: "*"}}, nil},
+		{"get with an empty path is a rule without a pattern", []*annotations.HttpRule{get("")}, nil},
 		{"different methods do not conflict", []*annotations.HttpRule{get("/v1/{name}"), {Pattern: &annotations.HttpRule_Post{Post: "/v1/{name}"}, Body: "*"}}, nil},
 		{"custom kind", []*annotations.HttpRule{{Pattern: &annotations.HttpRule_Custom{Custom: &annotations.CustomHttpPattern{Kind: "OPTIONS", Path: "/v1/{name}"}}}}, nil},
 	}

@@ -135,6 +135,43 @@ func TestResponseHook(t *testing.T) {
 	}
 }
 
+// TestResponseHookContentType: a hook may set the Content-Type of a
+// response with one message, as grpc-gateway's forward-response options
+// do (its integration test sets application/vnd.docker.plugins.v1.1+json,
+// the Docker plugin API's type); the body is still the gateway's JSON and
+// its Content-Length the gateway's. Without the hook's, the type is the
+// codec's; a server stream's stays its framing's, as in grpc-gateway.
+func TestResponseHookContentType(t *testing.T) {
+	t.Parallel()
+	const docker = "application/vnd.docker.plugins.v1.1+json"
+	hook := func(w http.ResponseWriter, r *http.Request, _ proto.Message, _ metadata.MD) error {
+		if v := r.Header.Get("X-Test-Type"); v != "" {
+			w.Header().Set("Content-Type", v)
+		}
+		return nil
+	}
+	urls := optionGateways(t, protorest.WithResponseHook(hook))
+	for _, kind := range slices.Sorted(maps.Keys(urls)) {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			base := urls[kind]
+			got := fetch(t, "GET", base+"/v1/probes/p", "", "X-Test-Type", docker)
+			if got.code != 200 || got.body != `{"name":"p"}` || got.header.Get("Content-Type") != docker ||
+				got.header.Get("Content-Length") != strconv.Itoa(len(got.body)) {
+				t.Errorf("hook's type: %d %q %v", got.code, got.body, got.header)
+			}
+			got = fetch(t, "GET", base+"/v1/probes/p", "")
+			if got.code != 200 || got.header.Get("Content-Type") != "application/json" {
+				t.Errorf("no hook's type: %d %q %v", got.code, got.body, got.header)
+			}
+			got = fetch(t, "GET", base+"/v1/watch/w?i32=2", "", "X-Test-Type", docker)
+			if got.code != 200 || got.header.Get("Content-Type") != "application/json" {
+				t.Errorf("stream: %d %q %v", got.code, got.body, got.header)
+			}
+		})
+	}
+}
+
 // BenchmarkResponseHook measures what a hook adds to a unary call,
 // in-process (nothing but the call) and remote (the response decoded from
 // the backend's bytes for the hook, which the wire path otherwise skips).

@@ -9,13 +9,15 @@ import (
 
 // A ResponseHook sees a method's successful response before its status
 // line and headers are written, as grpc-gateway's forward-response options
-// do: it may set headers (cookies, Location, cache policy; Content-Type
-// and Content-Length stay the gateway's) and choose the status with
+// do: it may set headers (cookies, Location, cache policy, and the
+// Content-Type of a response with one message; Content-Length and a
+// stream's Content-Type stay the gateway's) and choose the status with
 // w.WriteHeader (a redirect, 201, 304); the gateway then writes the body
-// as usual (none for 204 and 304). A status outside 200–599 is an error. w's header already holds the
-// header metadata as Grpc-Metadata-* headers, which the hook may delete;
-// header is that metadata. w.Write is refused: the body is the gateway's.
-// An error is answered instead of the response, through the error handler.
+// as usual (none for 204 and 304). A status outside 200–599 is an error.
+// w's header already holds the header metadata as Grpc-Metadata-*
+// headers, which the hook may delete; header is that metadata. w.Write is
+// refused: the body is the gateway's. An error is answered instead of the
+// response, through the error handler.
 //
 // resp is the method's response. A remote method's is decoded for the
 // hooks, into the program's generated type when it has one for the

@@ -1,23 +1,42 @@
 package httprule
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 )
 
 // Parse parses a path template such as "/v1/{name=shelves/*/books/*}:archive"
 // according to the grammar in the package doc. A segment is wholly a
-// literal, a wildcard or a variable, so "/a{x}" and "/a*" are malformed.
-// Only literal segments, including those inside a variable, may follow
-// "**", and no two variables may bind the same field path.
+// literal, a wildcard or a variable, so "/a{x}" is malformed; "/a*" is the
+// literal "a*". At most one "**" appears.
 //
-// Parse keeps every distinction the grammar makes: for a valid template s,
-// Parse(s).String() == s.
+// Parse keeps every distinction the grammar makes: for a template s that
+// the grammar derives, Parse(s).String() == s. A template outside the
+// grammar that grpc-gateway reads all the same (see [lenient]) is parsed
+// as grpc-gateway reads it; its String is then the grammar's form of that
+// reading.
 //
 // A malformed template yields a *SyntaxError whose Column points at the
 // offending byte, or one past the end when the template ends too early.
 func Parse(s string) (*Template, error) {
+	t, err := parse(s, false)
+	if err == nil {
+		return t, nil
+	}
+	if t, lerr := parse(s, true); lerr == nil {
+		return t, nil
+	}
+	return nil, err
+}
+
+// parse parses s by the grammar or, leniently, as grpc-gateway v2's
+// parser reads what the grammar refuses (its internal/httprule Parse and
+// tokenize), so that no .proto file grpc-gateway serves stops a gateway:
+//
+//   - an empty segment ("/a//", "/{x=/}", "/a///b") is "*": grpc-gateway's
+//     parser takes the "/" token for the "*" it expects;
+//   - an empty verb ("/a:", "/{x}:") is no verb.
+func parse(s string, lenient bool) (*Template, error) {
 	if s == "" || s[0] != '/' {
 		return nil, &SyntaxError{Template: s, Column: 1, Msg: `expected "/"`}
 	}
@@ -25,10 +44,11 @@ func Parse(s string) (*Template, error) {
 		return &Template{}, nil
 	}
 	p := parser{
-		s:    s,
-		i:    1,
-		deep: -1,
-		t:    &Template{Segments: make([]Segment, 0, strings.Count(s, "/"))},
+		s:       s,
+		i:       1,
+		deep:    -1,
+		lenient: lenient,
+		t:       &Template{Segments: make([]Segment, 0, strings.Count(s, "/"))},
 	}
 	if n := strings.Count(s, "{"); n > 0 {
 		p.t.Variables = make([]Variable, 0, n)
@@ -49,11 +69,12 @@ func Parse(s string) (*Template, error) {
 
 // parser holds the state of one Parse call.
 type parser struct {
-	s      string
-	i      int // offset of the next unread byte
-	t      *Template
-	deep   int      // offset of the "**" segment, or -1
-	idents []string // backing array for the FieldPath slices
+	s       string
+	i       int // offset of the next unread byte
+	t       *Template
+	deep    int      // offset of the "**" segment, or -1
+	idents  []string // backing array for the FieldPath slices
+	lenient bool     // read as grpc-gateway does what the grammar refuses
 }
 
 // fail returns a *SyntaxError for the byte at offset off.
@@ -80,21 +101,11 @@ func (p *parser) segments(inVar bool) error {
 	}
 }
 
-// segment parses one Segment.
+// segment parses one Segment: a variable, or the text up to the segment's
+// end (see literalEnd), which is "*", "**" or a literal.
 func (p *parser) segment(inVar bool) error {
 	off := p.i
-	if off == len(p.s) {
-		return p.fail(off, "empty segment")
-	}
-	switch p.s[off] {
-	case '/', ':':
-		return p.fail(off, "empty segment")
-	case '}':
-		if inVar {
-			return p.fail(off, "empty segment")
-		}
-		return p.unexpected(off, "")
-	case '{':
+	if off < len(p.s) && p.s[off] == '{' {
 		if inVar {
 			return p.fail(off, "nested variable")
 		}
@@ -102,25 +113,49 @@ func (p *parser) segment(inVar bool) error {
 			return err
 		}
 		return p.segmentEnd(false, "variable")
-	case '*':
-		seg := Segment{Kind: Wildcard}
-		p.i++
-		if p.i < len(p.s) && p.s[p.i] == '*' {
-			seg.Kind = DeepWildcard
-			p.i++
-		}
-		if err := p.add(off, seg); err != nil {
-			return err
-		}
-		return p.segmentEnd(inVar, "wildcard")
 	}
-	for p.i < len(p.s) && isLiteral(p.s[p.i]) {
-		p.i++
+	end := p.literalEnd(off, inVar)
+	seg := Segment{Kind: Literal, Value: p.s[off:end]}
+	switch seg.Value {
+	case "":
+		if p.lenient && off < len(p.s) && p.s[off] == '/' {
+			end++ // grpc-gateway's "*"
+			seg = Segment{Kind: Wildcard}
+			break
+		}
+		if off < len(p.s) && p.s[off] == '}' && !inVar {
+			return p.unexpected(off, "")
+		}
+		return p.fail(off, "empty segment")
+	case "*":
+		seg = Segment{Kind: Wildcard}
+	case "**":
+		seg = Segment{Kind: DeepWildcard}
 	}
-	if err := p.add(off, Segment{Kind: Literal, Value: p.s[off:p.i]}); err != nil {
+	if err := p.add(off, seg); err != nil {
 		return err
 	}
+	p.i = end
 	return p.segmentEnd(inVar, "literal")
+}
+
+// literalEnd returns the offset at which the segment text that starts at
+// off ends: at "/", "{" or "}", or at the top level at the ":" that
+// starts the verb, the first ":" of the last segment. A ":" with a "/"
+// after it, and any ":" inside a variable, is part of the segment, as
+// grpc-gateway reads it.
+func (p *parser) literalEnd(off int, inVar bool) int {
+	for i := off; i < len(p.s); i++ {
+		switch p.s[i] {
+		case '/', '{', '}':
+			return i
+		case ':':
+			if !inVar && strings.IndexByte(p.s[i:], '/') < 0 {
+				return i
+			}
+		}
+	}
+	return len(p.s)
 }
 
 // segmentEnd checks that the segment just parsed, a what, is followed by a
@@ -139,10 +174,8 @@ func (p *parser) segmentEnd(inVar bool, what string) error {
 		return p.fail(p.i, "nested variable")
 	case c == '{':
 		return p.fail(p.i, "variable must cover a whole segment")
-	case c == '*':
-		return p.fail(p.i, "wildcard must cover a whole segment")
-	case isLiteral(c):
-		return p.fail(p.i, what+" must cover a whole segment")
+	case what == "variable":
+		return p.fail(p.i, "variable must cover a whole segment")
 	}
 	if inVar {
 		return p.unexpected(p.i, " in variable")
@@ -152,29 +185,24 @@ func (p *parser) segmentEnd(inVar bool, what string) error {
 
 // add appends seg, which starts at offset off, to the template.
 func (p *parser) add(off int, seg Segment) error {
-	if p.deep >= 0 && seg.Kind != Literal {
-		return p.fail(off, `"**" may only be followed by literals`)
-	}
 	if seg.Kind == DeepWildcard {
+		if p.deep >= 0 {
+			return p.fail(off, `only one "**" may appear`)
+		}
 		p.deep = off
 	}
 	p.t.Segments = append(p.t.Segments, seg)
 	return nil
 }
 
-// variable parses a Variable; p.s[p.i] is '{'.
+// variable parses a Variable; p.s[p.i] is '{'. A field path may be bound
+// twice ("/{x}/{x}"): grpc-gateway sets the field from the last.
 func (p *parser) variable() error {
 	open := p.i
 	p.i++
-	pathOff := p.i
 	path, err := p.fieldPath()
 	if err != nil {
 		return err
-	}
-	for _, v := range p.t.Variables {
-		if slices.Equal(v.FieldPath, path) {
-			return p.fail(pathOff, "duplicate variable "+strconv.Quote(p.s[pathOff:p.i]))
-		}
 	}
 	v := Variable{FieldPath: path, Start: len(p.t.Segments)}
 	if p.s[p.i] == '=' {
@@ -220,8 +248,13 @@ func (p *parser) fieldPath() ([]string, error) {
 }
 
 // verb parses a Verb; p.s[p.i] is ':'. Each ':'-separated part must be a
-// non-empty LITERAL.
+// non-empty LITERAL ("*" may appear in it). Leniently, a lone ":" at the
+// end is no verb.
 func (p *parser) verb() error {
+	if p.lenient && p.i == len(p.s)-1 {
+		p.i++
+		return nil
+	}
 	start := p.i + 1
 	for p.i < len(p.s) {
 		if p.s[p.i] != ':' {
@@ -229,7 +262,7 @@ func (p *parser) verb() error {
 		}
 		p.i++
 		part := p.i
-		for p.i < len(p.s) && isLiteral(p.s[p.i]) {
+		for p.i < len(p.s) && isVerb(p.s[p.i]) {
 			p.i++
 		}
 		if p.i == part {
@@ -243,10 +276,10 @@ func (p *parser) verb() error {
 	return nil
 }
 
-// isLiteral reports whether c may appear in a LITERAL.
-func isLiteral(c byte) bool {
+// isVerb reports whether c may appear in a part of a verb.
+func isVerb(c byte) bool {
 	switch c {
-	case '/', ':', '{', '}', '*':
+	case '/', ':', '{', '}':
 		return false
 	}
 	return true

@@ -1,21 +1,29 @@
 // Package httprule parses and validates google.api.http path templates.
 //
 // The grammar (from google/api/http.proto, with the extensions protorest
-// serves for grpc-gateway users, see PROFILE.md):
+// serves because grpc-gateway does, see PROFILE.md):
 //
-//	Template  = "/" | "/" Segments [ Verb ] ;
-//	Segments  = Segment { "/" Segment } ;
-//	Segment   = "*" | "**" | LITERAL | Variable ;
-//	Variable  = "{" FieldPath [ "=" Segments ] "}" ;
+//	Template  = "/" | "/" { Segment "/" } Last [ Verb ] ;
+//	Last      = "*" | "**" | LITERAL | Variable ;
+//	Segment   = "*" | "**" | TEXT | Variable ;
+//	Variable  = "{" FieldPath [ "=" TEXT { "/" TEXT } ] "}" ;
 //	FieldPath = IDENT { "." IDENT } ;
 //	Verb      = ":" LITERAL { ":" LITERAL } ;
-//	LITERAL   = 1*( any byte except "/" ":" "{" "}" "*" ) ;
+//	LITERAL   = 1*( any byte except "/" ":" "{" "}" ) ;
+//	TEXT      = 1*( any byte except "/" "{" "}" ) ;
 //	IDENT     = 1*( "A"…"Z" | "a"…"z" | "0"…"9" | "_" ) ;
+//
+// A segment that is exactly "*" or "**" is a wildcard, any other is a
+// literal ("a*", "a:b"); a ":" thus belongs to a literal in a segment
+// before the last and inside a variable, and starts the verb in the last.
+// http.proto has no ":" or "*" in literals, one literal as the verb, and
+// only literals after "**". Parse also reads two forms outside the grammar
+// as grpc-gateway does (an empty segment as "*", an empty verb as none).
 //
 // A parsed Template is a flat list of segments plus the variables that
 // cover ranges of them; variables do not nest and cover at least one
-// segment. At most one "**" appears, and only literals follow it. No two
-// variables bind the same field path.
+// segment. At most one "**" appears. Two variables may bind the same
+// field path: the last one's value is the field's, as in grpc-gateway.
 package httprule
 
 import (
@@ -32,7 +40,7 @@ const (
 	// Wildcard ("*") matches exactly one request segment.
 	Wildcard
 	// DeepWildcard ("**") matches zero or more request segments at the end
-	// of a template, and one or more when literals follow it.
+	// of a template, and one or more when other segments follow it.
 	DeepWildcard
 )
 

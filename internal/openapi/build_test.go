@@ -201,9 +201,9 @@ func fileRoutes(t testing.TB, fd protoreflect.FileDescriptor, status map[string]
 			if err != nil {
 				t.Fatalf("%s: %v", md.Name(), err)
 			}
-			var body protoreflect.FieldDescriptor
+			var body []protoreflect.FieldDescriptor
 			if rb := r.GetResponseBody(); rb != "" {
-				body = md.Output().Fields().ByName(protoreflect.Name(rb))
+				body = append(body, md.Output().Fields().ByName(protoreflect.Name(rb)))
 			}
 			code := status[string(md.Name())]
 			if code == 0 {

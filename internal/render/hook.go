@@ -27,26 +27,31 @@ type MessageFinder interface {
 // runHooks calls the configured hooks, in order, on the response msg (nil
 // for a stream that starts without one) and its header metadata, with the
 // response's header already holding that metadata. It returns the status
-// a hook chose with WriteHeader (the last one), or 0 for the plan's. A
-// remote method's response, wire bytes, is decoded for the hooks first:
-// that costs what decoding costs, and only when hooks are configured.
-func (a *Reply) runHooks(msg proto.Message, header metadata.MD) (int, error) {
+// a hook chose with WriteHeader (the last one), or 0 for the plan's, and
+// the Content-Type a hook set, or "" when none changed it. A remote
+// method's response, wire bytes, is decoded for the hooks first: that
+// costs what decoding costs, and only when hooks are configured.
+func (a *Reply) runHooks(msg proto.Message, header metadata.MD) (code int, contentType string, err error) {
 	if a.Plan.Wire && msg != nil {
-		var err error
 		if msg, err = a.decodeWire(msg); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
+	h := a.W.Header()
+	before := h.Get("Content-Type")
 	hw := hookWriter{ResponseWriter: a.W}
 	for _, hook := range a.Cfg.Hooks {
 		if err := hook(&hw, a.R, msg, header); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
 	if hw.code != 0 && (hw.code < 200 || hw.code > 599) {
-		return 0, status.Errorf(codes.Internal, "a response hook chose HTTP status %d", hw.code)
+		return 0, "", status.Errorf(codes.Internal, "a response hook chose HTTP status %d", hw.code)
 	}
-	return hw.code, nil
+	if after := h.Get("Content-Type"); after != before {
+		contentType = after
+	}
+	return hw.code, contentType, nil
 }
 
 // decodeWire decodes a backend's response, carried as its wire bytes,

@@ -76,14 +76,14 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 		a.Error(err, trailer)
 		return
 	}
-	code := a.Plan.Status
+	code, hookedType := a.Plan.Status, ""
 	if len(a.Cfg.Hooks) > 0 {
-		hooked, err := a.runHooks(msg, header)
+		hooked, contentType, err := a.runHooks(msg, header)
 		if err != nil {
 			a.Error(err, trailer)
 			return
 		}
-		code = cmp.Or(hooked, code)
+		code, hookedType = cmp.Or(hooked, code), contentType
 	}
 	buf := bufpool.Get()
 	defer bufpool.Put(buf)
@@ -93,6 +93,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 		a.Cfg.ErrorHandler(a.W, a.R, err)
 		return
 	}
+	contentType = cmp.Or(hookedType, contentType)
 	room := cap(body)
 	if cost > 0 {
 		defer a.Cfg.Budget.Give(cost)

@@ -39,22 +39,26 @@ type Response struct {
 	// bytes, carried as the unknown fields of an Empty (NewWireMessage).
 	Wire bool
 
-	field     protoreflect.FieldDescriptor // response_body, or nil for the whole message
-	isMessage bool                         // response_body names a singular message field
-	json      *codec.JSON                  // renders a response_body that is not a message
+	field     protoreflect.FieldDescriptor   // response_body, or nil for the whole message
+	parents   []protoreflect.FieldDescriptor // the singular message fields that lead to field
+	isMessage bool                           // response_body names a singular message field
+	json      *codec.JSON                    // renders a response_body that is not a message
 }
 
-// NewResponse plans the rendering of output messages, or of their field
-// body (a top-level field, response_body) when it is not nil. json is the
-// gateway's built-in JSON codec.
-func NewResponse(output protoreflect.MessageDescriptor, body protoreflect.FieldDescriptor, status int, wire bool, json *codec.JSON) *Response {
-	p := &Response{Output: output, Status: status, Wire: wire, field: body, json: json}
-	switch {
-	case body == nil:
+// NewResponse plans the rendering of output messages, or of the field at
+// the end of body (response_body's field path: singular message fields,
+// then any field) when it is not empty. json is the gateway's built-in
+// JSON codec.
+func NewResponse(output protoreflect.MessageDescriptor, body []protoreflect.FieldDescriptor, status int, wire bool, json *codec.JSON) *Response {
+	p := &Response{Output: output, Status: status, Wire: wire, json: json}
+	if len(body) == 0 {
 		p.Raw = wellknown.HTTPBodyOf(output)
-	case body.Message() != nil && !body.IsList() && !body.IsMap():
+		return p
+	}
+	p.field, p.parents = body[len(body)-1], body[:len(body)-1]
+	if f := p.field; f.Message() != nil && !f.IsList() && !f.IsMap() {
 		p.isMessage = true
-		p.Raw = wellknown.HTTPBodyOf(body.Message())
+		p.Raw = wellknown.HTTPBodyOf(f.Message())
 	}
 	return p
 }
@@ -175,9 +179,13 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format, max 
 func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format, max int) (body []byte, contentType string, err error) {
 	pm := msg.ProtoReflect()
 	contentType = f.Media
-	target := pm
+	parent := pm
+	for _, fd := range p.parents { // an unset one reads as empty
+		parent = parent.Get(fd).Message()
+	}
+	target := parent
 	if p.isMessage {
-		target = pm.Get(p.field).Message()
+		target = parent.Get(p.field).Message()
 	}
 	switch {
 	case p.Raw != nil:
@@ -192,7 +200,7 @@ func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.For
 		body, err = marshal(dst, f, target.Interface(), max)
 	default:
 		contentType = codec.MediaJSON
-		body, err = p.json.AppendField(dst, msg, p.field)
+		body, err = p.json.AppendField(dst, parent.Interface(), p.field)
 	}
 	if err != nil {
 		return nil, "", encodingError(err)

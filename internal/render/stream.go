@@ -61,7 +61,8 @@ func (s *Stream) start(header metadata.MD, contentType string, first proto.Messa
 	headers.Write(h, header, s.Cfg.Headers.OutgoingHeader, "")
 	code := s.Plan.Status
 	if len(s.Cfg.Hooks) > 0 {
-		hooked, err := s.runHooks(first, header)
+		// A stream's Content-Type stays its framing's, as in grpc-gateway.
+		hooked, _, err := s.runHooks(first, header)
 		if err != nil {
 			s.finished = true
 			s.Error(err, nil)

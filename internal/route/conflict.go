@@ -28,7 +28,7 @@ func (e *ConflictError) Error() string {
 }
 
 // examplePath returns a request path that t matches: its literals, "x"
-// for each "*" or "**" (a "**" followed by literals needs a segment), and
+// for each "*" or "**" (a "**" followed by segments needs one), and
 // its verb.
 func examplePath(t *httprule.Template) string {
 	if len(t.Segments) == 0 {

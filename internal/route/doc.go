@@ -70,8 +70,9 @@
 // candidate. A literal matches the raw, still-encoded segment byte for
 // byte, case-sensitively; "*" matches any one segment, the empty one too.
 // A "**" at the end of a template matches zero or more segments; a "**"
-// followed by literals matches one or more, and the fewest that let the
-// literals match the rest of the path are tried first. At a template's
+// followed by segments (literals, or "*" as grpc-gateway serves) matches
+// one or more, and the fewest that let those segments match the rest of
+// the path are tried first. At a template's
 // node, an entry for the exact request method is preferred to one for
 // method "*".
 //

@@ -89,6 +89,15 @@ var fixtureExtra = []rule{
 	{"*", "/d/{p=**}/m", "DeepMAny"},
 }
 
+// fixtureAfterDeep holds templates with "*" and variables after "**",
+// which grpc-gateway serves.
+var fixtureAfterDeep = []rule{
+	{"GET", "/e/{p=**}/{name}", "DeepVar"},
+	{"GET", "/e/{p=**}/x/*", "DeepLitStar"},
+	{"POST", "/e/**/{name}:go", "DeepVarVerb"},
+	{"GET", "/f/{p=**}/{q}/{r=s/*}", "DeepVars"},
+}
+
 func parse(tb testing.TB, s string) *httprule.Template {
 	tb.Helper()
 	tmpl, err := httprule.Parse(s)

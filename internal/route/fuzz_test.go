@@ -199,7 +199,7 @@ func (r *reference) lookupPath(method, path string) (best *Entry[string], vars [
 func fuzzTrees(tb testing.TB) (trees []*Tree[string], refs []*reference) {
 	for _, strict := range []bool{false, true} {
 		for _, fallback := range []bool{false, true} {
-			rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra)
+			rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra, fixtureAfterDeep)
 			if strict {
 				rules = append(rules, fixtureC[0]) // GET /**
 			}
@@ -241,6 +241,9 @@ func FuzzMatch(f *testing.F) {
 		{"POST", "/v1/probes%2Fabc:archive"},
 		{"POST", "/v1/probes%2Fabc%3Aarchive"},
 		{"GET", "/v1%2Fprobes%2F%252F"},
+		{"GET", "/e/a/x/c"},
+		{"POST", "/e/a/b:go"},
+		{"GET", "/f/1/2/3/s/4"},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -226,16 +226,16 @@ func (n *node[V]) match(method, verb, rest string) (*route[V], int) {
 
 // matchDeep matches rest, which has at least one segment, against d, a
 // "**" node: the "**" consumes one or more leading segments and the
-// literals below d must match all the others. Fewer consumed segments are
-// tried first; d's own routes (a final "**") consume everything, so they
-// come last. Only the last d.maxSuffix segments can be matched by
-// literals, so the loop starts there.
+// segments below d (literals and "*", with backtracking) must match all
+// the others. Fewer consumed segments are tried first; d's own routes (a
+// final "**") consume everything, so they come last. Only the last
+// d.maxSuffix segments can be matched below d, so the loop starts there.
 func (d *node[V]) matchDeep(method, verb, rest string) (*route[V], int) {
 	total := strings.Count(rest, "/")
-	m := min(d.maxSuffix, total-1) // segments left for the literals
+	m := min(d.maxSuffix, total-1) // segments left for below d
 	tail := lastSegments(rest, m)
 	for {
-		if r := d.matchLiterals(method, verb, tail); r != nil {
+		if r, _ := d.match(method, verb, tail); r != nil {
 			return r, total - m
 		}
 		if m == 0 {
@@ -254,14 +254,6 @@ func lastSegments(rest string, m int) string {
 		i = strings.LastIndexByte(rest[:i], '/')
 	}
 	return rest[i:]
-}
-
-// matchLiterals matches all of rest against the literal descendants of n.
-func (n *node[V]) matchLiterals(method, verb, rest string) *route[V] {
-	if c := n.literalNode(rest); c != nil {
-		return c.lookup(method, verb)
-	}
-	return nil
 }
 
 // allowed appends to ms the methods of every route under n whose
@@ -285,29 +277,13 @@ func (n *node[V]) allowed(verb, rest string, ms *[]string) {
 	if d := n.deep; d != nil {
 		m := min(d.maxSuffix, strings.Count(rest, "/")-1)
 		for tail := lastSegments(rest, m); ; m-- {
-			if c := d.literalNode(tail); c != nil {
-				c.methods(verb, ms)
-			}
+			d.allowed(verb, tail, ms)
 			if m == 0 {
 				break
 			}
 			_, tail = next(tail)
 		}
 	}
-}
-
-// literalNode returns the literal descendant of n that matches all of
-// rest, or nil.
-func (n *node[V]) literalNode(rest string) *node[V] {
-	for rest != "" {
-		seg, tail := next(rest)
-		c, ok := n.lit.find(seg)
-		if !ok {
-			return nil
-		}
-		n, rest = c, tail
-	}
-	return n
 }
 
 // methods appends the methods of n's routes for verb to ms.

@@ -208,6 +208,25 @@ func TestMatchExtra(t *testing.T) {
 	})
 }
 
+// TestMatchAfterDeep: "*" and variables may follow "**", as grpc-gateway
+// serves them; the "**" still takes one segment at least, the fewest
+// that let the rest match.
+func TestMatchAfterDeep(t *testing.T) {
+	t.Parallel()
+	tree := newTree(t, false, fixtureAfterDeep)
+	runMatchCases(t, tree, []matchCase{
+		{name: "variable after deep", method: "GET", path: "/e/a/b/c", want: "DeepVar", vars: vs{"p": "a/b", "name": "c"}},
+		{name: "fewest consumed first", method: "GET", path: "/e/a/x/c", want: "DeepLitStar", vars: vs{"p": "a"}},
+		{name: "one segment consumed", method: "GET", path: "/e/a/c", want: "DeepVar", vars: vs{"p": "a", "name": "c"}},
+		{name: "deep needs a segment", method: "GET", path: "/e/c"},
+		{name: "verb after deep and variable", method: "POST", path: "/e/a/b:go", want: "DeepVarVerb", vars: vs{"name": "b"}},
+		{name: "405 after deep", method: "DELETE", path: "/e/a/b", allowed: []string{"GET"}},
+		{name: "405 with a verb", method: "GET", path: "/e/a/b:go", allowed: []string{"POST"}},
+		{name: "variables after deep", method: "GET", path: "/f/1/2/3/s/4", want: "DeepVars", vars: vs{"p": "1/2", "q": "3", "r": "s/4"}},
+		{name: "literal in the suffix must match", method: "GET", path: "/f/1/2/3/t/4"},
+	})
+}
+
 // TestMatchStrictTrailingSlash covers Tree.StrictTrailingSlash: the
 // trailing empty segment is kept, as grpc-gateway does.
 func TestMatchStrictTrailingSlash(t *testing.T) {

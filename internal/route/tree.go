@@ -65,8 +65,8 @@ func (e *Entry[V]) String() string {
 }
 
 // A node is one position in the trie: the templates that reach it share
-// a shape prefix. The children of a "**" node are literals only, and so
-// are theirs: only literals may follow "**".
+// a shape prefix. No "**" node lies below a "**" node: a template has one
+// "**" at most.
 type node[V any] struct {
 	lit  mapping[string, *node[V]] // literal children, by raw segment text
 	wild *node[V]                  // the "*" child
@@ -76,7 +76,7 @@ type node[V any] struct {
 	// verb, sorted by verb and then method.
 	routes []*route[V]
 
-	// maxSuffix is, for a "**" node, the largest number of literals that
+	// maxSuffix is, for a "**" node, the largest number of segments that
 	// follow the "**" in a template.
 	maxSuffix int
 }
@@ -208,9 +208,6 @@ func validate[V any](e *Entry[V]) error {
 				return bad("segment %d: literal %q is empty or contains %q", i, s.Value, "/")
 			}
 		case httprule.Wildcard:
-			if deep >= 0 {
-				return bad("segment %d: only literals may follow %q", i, "**")
-			}
 		case httprule.DeepWildcard:
 			if deep >= 0 {
 				return bad("segment %d: more than one %q", i, "**")
