@@ -51,6 +51,10 @@ service Rules {
   rpc BoundTwice(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/twice/{name}/{name}" }; }
   rpc EmptySegment(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/empty//" }; }
   rpc EmptyVerb(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/emptyverb/{name}:" }; }
+  rpc EmptyVerbPart(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/verbs/{name}::v" }; }
+  rpc LiteralBeforeEmptyVerb(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/verbs/x:a:" }; }
+  rpc LiteralEndingInColon(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/verbs/x::a" }; }
+  rpc RootVerb(Msg) returns (Msg) { option (google.api.http) = { get: "/:v" }; }
 }
 `
 
@@ -61,8 +65,11 @@ service Rules {
 // without a pattern (its additional bindings only), colons and stars
 // inside literals, segments after "**", a field bound twice (the last
 // wins), and the templates grpc-gateway's parser reads its own way (an
-// empty segment is "*", an empty verb none); the OpenAPI document has
-// every route.
+// empty segment is "*", an empty verb none, a verb split at a variable's
+// first colon or a literal's last: "{name}::v" is the verb ":v", "x:a:"
+// the literal "x:a", "x::a" the literal "x:" and the verb "a"); the
+// OpenAPI document has every route that can match a request (a root
+// with a verb matches none, in grpc-gateway too).
 func TestGRPCGatewayRulesServed(t *testing.T) {
 	t.Parallel()
 	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
@@ -117,16 +124,22 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 		{"field bound twice: the last wins", "GET", "/v1/twice/a/b", "", `{"name":"b"}`},
 		{"empty last segment is *", "GET", "/v1/empty/anything", "", `{}`},
 		{"empty verb is none", "GET", "/v1/emptyverb/n", "", `{"name":"n"}`},
+		{"verb with an empty part", "GET", "/v1/verbs/n::v", "", `{"name":"n"}`},
+		{"literal before an empty verb", "GET", "/v1/verbs/x:a", "", `{}`},
+		{"literal ending in a colon, then a verb", "GET", "/v1/verbs/x::a", "", `{}`},
 	} {
 		got := fetch(t, tt.method, srv.URL+tt.path, tt.body)
 		if got.code != 200 || got.body != tt.want {
 			t.Errorf("%s: %s %s: %d %s, want 200 %s", tt.name, tt.method, tt.path, got.code, got.body, tt.want)
 		}
 	}
-	// The rules without a pattern route nothing of their own.
-	for _, path := range []string{"/", "/v1/extra"} {
-		if got := fetch(t, "POST", srv.URL+path, "{}"); got.code != 404 {
-			t.Errorf("POST %s: %d %s, want 404", path, got.code, got.body)
+	// The rules without a pattern route nothing of their own; nor do the
+	// verb's colon and a root with a verb, as in grpc-gateway.
+	for _, tt := range []struct{ method, path string }{
+		{"POST", "/"}, {"POST", "/v1/extra"}, {"GET", "/v1/verbs/x:a:"}, {"GET", "/v1/verbs/x:"}, {"GET", "/:v"},
+	} {
+		if got := fetch(t, tt.method, srv.URL+tt.path, "{}"); got.code != 404 {
+			t.Errorf("%s %s: %d %s, want 404", tt.method, tt.path, got.code, got.body)
 		}
 	}
 	// The OpenAPI document has every route.
@@ -137,7 +150,8 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 	want := []string{
 		"/v1/body/{name}", "/v1/colon/a:b/c:d", "/v1/deep/{name}/{inner.s}:go", "/v1/empty/{_segment}",
 		"/v1/emptyverb/{name}", "/v1/extra/{name}", "/v1/rb/{name}", "/v1/rbd/{name}", "/v1/rbstar/{name}",
-		"/v1/star/a*b/{name}:*", "/v1/tags/{tags}", "/v1/twice/{name}/{name_1}", "/v1/wkt/{ts}/{wrapped}",
+		"/v1/star/a*b/{name}:*", "/v1/tags/{tags}", "/v1/twice/{name}/{name_1}", "/v1/verbs/x::a", "/v1/verbs/x:a",
+		"/v1/verbs/{name}::v", "/v1/wkt/{ts}/{wrapped}",
 	}
 	if got := slices.Sorted(maps.Keys(doc.Paths)); !slices.Equal(got, want) {
 		t.Errorf("OpenAPI paths %q\nwant %q", got, want)
