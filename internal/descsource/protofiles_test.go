@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
@@ -105,6 +106,27 @@ func TestFromProtoFilesGoogleAPIs(t *testing.T) {
 	rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
 	if !ok || rule.GetGet() != "/v1/{name=events/*}" {
 		t.Errorf("the method's rule: %v", rule)
+	}
+}
+
+// TestFromDescriptorSetGoogleAPIs: a descriptor set that leaves out the
+// googleapis files its file imports gets them from the embedded set, as
+// a server's reflection would.
+func TestFromDescriptorSetGoogleAPIs(t *testing.T) {
+	dir := t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, dir)
+	compiled, err := FromProtoFiles(t.Context(), []string{dir}, []string{descsourcetest.GoogleAPIsFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := marshalSet(t, []*descriptorpb.FileDescriptorProto{protodesc.ToFileDescriptorProto(compiled.Services[0].ParentFile())})
+	set, err := FromDescriptorSet(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSet(t, set, []string{"gapis.v1.Events"})
+	if _, err := set.Files.FindFileByPath("google/type/date.proto"); err != nil {
+		t.Error(err)
 	}
 }
 
