@@ -66,8 +66,8 @@ func WithDescriptorSetFile(path string, services ...string) RemoteOption {
 // imports resolve as protoc resolves them, relative to importPaths (the
 // working directory when there are none); a file named relative to the
 // working directory that lies under an import path works too. The
-// well-known types and the google/api and google/rpc files resolve without
-// an import path.
+// well-known types and every google/api, google/rpc and google/type file of
+// genproto's Go modules resolve without an import path.
 func WithProtoFiles(importPaths, files []string, services ...string) RemoteOption {
 	return remoteOptionFunc(func(c *remoteConfig) {
 		c.load = func(ctx context.Context, _ grpc.ClientConnInterface) (*descsource.Set, error) {

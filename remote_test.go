@@ -25,6 +25,7 @@ import (
 	"github.com/protorest/protorest"
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	"github.com/protorest/protorest/examples/services"
+	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
 )
 
@@ -376,5 +377,28 @@ func TestRemoteUnavailableFromBackend(t *testing.T) {
 	}
 	if err := errs("/v1/watch/hang"); !errors.Is(err, protorest.ErrBackendUnreachable) {
 		t.Errorf("broken stream: CallInfo.Err %v, want ErrBackendUnreachable", err)
+	}
+}
+
+// TestWithProtoFilesGoogleAPIs: a .proto file that imports googleapis
+// files protorest links none of (google/api/visibility.proto,
+// field_behavior.proto, resource.proto, client.proto,
+// google/rpc/status.proto, google/type/date.proto) compiles through
+// WithProtoFiles, with no import path for them, and its method is served.
+func TestWithProtoFilesGoogleAPIs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, dir)
+	gw := protorest.NewGateway()
+	opt := protorest.WithProtoFiles([]string{dir}, []string{descsourcetest.GoogleAPIsFile})
+	if err := gw.RegisterRemote(t.Context(), dial(t, descsourcetest.ServeEcho(t)), opt); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	got := fetch(t, "GET", srv.URL+"/v1/events/e1?day.year=2026&day.month=11&day.day=27", "")
+	const want = `{"name":"events/e1","day":{"year":2026,"month":11,"day":27},"status":null,"note":""}`
+	if got.code != 200 || got.body != want {
+		t.Errorf("GET /v1/events/e1: %d %s, want 200 %s", got.code, got.body, want)
 	}
 }

@@ -381,6 +381,21 @@ func TestServeProtoFiles(t *testing.T) {
 	}
 }
 
+// TestServeProtoFilesGoogleAPIs: --proto compiles a file that imports
+// googleapis files (google/api/visibility.proto, field_behavior.proto,
+// resource.proto, client.proto, google/rpc/status.proto,
+// google/type/date.proto) with no import path for them.
+func TestServeProtoFilesGoogleAPIs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, dir)
+	s := startServe(t, "--upstream", descsourcetest.ServeEcho(t), "--import-path", dir, "--proto", descsourcetest.GoogleAPIsFile)
+	code, body := s.do(t, "GET", "/v1/events/e1?day.year=2026&day.month=11&day.day=27", "")
+	if want := `{"name":"events/e1","day":{"year":2026,"month":11,"day":27},"status":null,"note":""}`; code != 200 || body != want {
+		t.Errorf("GET /v1/events/e1: %d %s, want 200 %s", code, body, want)
+	}
+}
+
 // TestServeBadDescriptors checks that what cannot be served stops serve
 // before it listens, with one line naming the file, method and rule.
 func TestServeBadDescriptors(t *testing.T) {

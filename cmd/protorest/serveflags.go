@@ -163,7 +163,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: up, name: "descriptor-set", arg: "FILE", value: stringValue{&c.descriptorSet},
 			help: "read descriptors from a FileDescriptorSet (buf build -o FILE, or protoc --include_imports --descriptor_set_out FILE) instead of server reflection"},
 		{group: up, name: "proto", arg: "FILE", value: listValue{&c.protos}, repeat: true,
-			help: "compile this .proto file instead of using server reflection; google/api and well-known imports resolve by themselves"},
+			help: "compile this .proto file instead of using server reflection; imports of google/protobuf/*.proto (the well-known types) and of every google/api/…, google/rpc/… and google/type/… file Go's genproto modules ship (annotations, http, httpbody, client, field_behavior, resource, routing, visibility, service…; status, code, error_details…; date, money, latlng…; README lists them) resolve by themselves"},
 		{group: up, name: "import-path", arg: "DIR", value: listValue{&c.importPaths}, repeat: true, def: ".",
 			help: "where --proto files and their imports resolve"},
 		{group: up, name: "service", arg: "NAME", value: listValue{&c.services}, repeat: true, def: "all",

@@ -16,15 +16,22 @@ type Field struct {
 	conv *converter // nil when the leaf cannot be set from a string
 	// what and detail describe the leaf when conv is nil.
 	what, detail string
+	// refused says why every value is refused, or is "": the path goes
+	// through a repeated or map field.
+	refused string
 }
 
 // ResolveField resolves a dotted path (components are proto names or
 // json_names; a proto name is tried first) against md. Intermediate
-// components must be singular message fields (not maps, not repeated, not
-// well-known types with a string form). The leaf must be a scalar, an
-// enum, a repeated scalar or enum, or a well-known type with a string JSON
-// form (Timestamp, Duration, FieldMask, the wrappers, Value, Empty). The
-// error names the component that failed, as in
+// components must be singular message fields (not well-known types with
+// a string form), or repeated or map fields of messages (a map's are
+// "key" and "value"): grpc-gateway generates a route for such a path
+// variable, which google/api/http.proto does not allow, and answers its
+// every request 400; the Field then refuses every value (see Refused).
+// The leaf must be a scalar, an enum, a repeated scalar or enum, or a
+// well-known type with a string JSON form (Timestamp, Duration,
+// FieldMask, the wrappers, Value, Empty). The error names the component
+// that failed, as in
 //
 //	field "inner.x": no field "x" in message conf.v1.Inner
 func ResolveField(md protoreflect.MessageDescriptor, path []string) (*Field, error) {
@@ -32,6 +39,7 @@ func ResolveField(md protoreflect.MessageDescriptor, path []string) (*Field, err
 		return nil, errors.New("empty field path")
 	}
 	fds := make([]protoreflect.FieldDescriptor, 0, len(path))
+	var through protoreflect.FieldDescriptor
 	cur := md
 	for i, comp := range path {
 		prefix := strings.Join(path[:i+1], ".")
@@ -47,7 +55,11 @@ func ResolveField(md protoreflect.MessageDescriptor, path []string) (*Field, err
 		if i == len(path)-1 {
 			break
 		}
-		if err := checkIntermediate(fd); err != nil {
+		if (fd.IsList() || fd.IsMap()) && fd.Message() != nil {
+			if through == nil {
+				through = fd
+			}
+		} else if err := checkIntermediate(fd); err != nil {
 			return nil, fmt.Errorf("field %q: %w", prefix, err)
 		}
 		cur = fd.Message()
@@ -60,8 +72,21 @@ func ResolveField(md protoreflect.MessageDescriptor, path []string) (*Field, err
 		}
 		return nil, fmt.Errorf("field %q: %s", f.name, msg)
 	}
+	if through != nil {
+		kind := "repeated"
+		if through.IsMap() {
+			kind = "map"
+		}
+		f.refused = "path variable " + quote(f.name) + " binds a field through the " + kind + " field " +
+			quote(string(through.Name())) + ", which google/api/http.proto does not allow"
+	}
 	return f, nil
 }
+
+// Refused returns why [Field.SetPathValue] refuses every value (with
+// INVALID_ARGUMENT): the path goes through a repeated or map field. It
+// returns "" for a path that takes values.
+func (f *Field) Refused() string { return f.refused }
 
 // BoundField returns the Field for a path already resolved against md,
 // such as a rule's body field. Unlike [ResolveField] it accepts any leaf:
@@ -134,6 +159,9 @@ func (f *Field) String() string { return f.name }
 // oneof member may be set only when no other member of its oneof is set.
 // Errors are InvalidArgument status errors naming the field.
 func (f *Field) SetPathValue(m protoreflect.Message, value string) error {
+	if f.refused != "" {
+		return invalidArgument(f.refused)
+	}
 	if f.conv == nil {
 		return invalidArgument("field " + quote(f.name) + " cannot be set from a path value: it is a " + f.what)
 	}

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 func TestResolveField(t *testing.T) {
@@ -32,8 +35,9 @@ func TestResolveField(t *testing.T) {
 		{name: "unknown", path: []string{"nope"}, wantErr: `field "nope": no field "nope" in message conf.v1.Probe`},
 		{name: "unknown nested", path: []string{"inner", "x"}, wantErr: `field "inner.x": no field "x" in message conf.v1.Inner`},
 		{name: "through scalar", path: []string{"name", "x"}, wantErr: `field "name": name is a string field, not a message`},
-		{name: "through repeated", path: []string{"items", "s"}, wantErr: `field "items": items is a repeated field`},
-		{name: "through map", path: []string{"labels", "k"}, wantErr: `field "labels": labels is a map field`},
+		{name: "through repeated scalar", path: []string{"tags", "x"}, wantErr: `field "tags": tags is a repeated field`},
+		{name: "unknown under map", path: []string{"labels", "k"}, wantErr: `field "labels.k": no field "k" in message conf.v1.Probe.LabelsEntry`},
+		{name: "message leaf through repeated", path: []string{"items", "deeper"}, wantErr: `field "items.deeper": a message field cannot be set`},
 		{name: "through well-known type", path: []string{"ts", "seconds"}, wantErr: `field "ts": ts is a google.protobuf.Timestamp`},
 		{name: "message leaf", path: []string{"inner"}, wantErr: `field "inner": a message field cannot be set from a string`},
 		{name: "map leaf", path: []string{"labels"}, wantErr: `field "labels": a map field cannot be set from a string`},
@@ -60,6 +64,36 @@ func TestResolveField(t *testing.T) {
 				t.Errorf("len(Path()) = %d, want %d", got, len(tt.path))
 			}
 		})
+	}
+}
+
+// TestResolveFieldThrough: a path through a repeated or map field of
+// messages resolves, as grpc-gateway's generator resolves it, to a Field
+// that refuses every value with INVALID_ARGUMENT, naming the field.
+func TestResolveFieldThrough(t *testing.T) {
+	t.Parallel()
+	fx := fixture()
+	for _, tt := range []struct {
+		path []string
+		msg  string
+	}{
+		{[]string{"items", "s"}, `path variable "items.s" binds a field through the repeated field "items", which google/api/http.proto does not allow`},
+		{[]string{"items", "deeper", "i"}, `through the repeated field "items"`},
+		{[]string{"labels", "value"}, `path variable "labels.value" binds a field through the map field "labels"`},
+		{[]string{"inner", "s"}, ""},
+	} {
+		f := resolve(t, fx.probe, tt.path...)
+		err := f.SetPathValue(dynamicpb.NewMessage(fx.probe), "v")
+		if tt.msg == "" {
+			if err != nil || f.Refused() != "" {
+				t.Errorf("ResolveField(%q): SetPathValue = %v, Refused = %q, want nil and none", tt.path, err, f.Refused())
+			}
+			continue
+		}
+		st, _ := status.FromError(err)
+		if st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tt.msg) || st.Message() != f.Refused() {
+			t.Errorf("ResolveField(%q): SetPathValue = %v (Refused %q), want INVALID_ARGUMENT containing %q", tt.path, err, f.Refused(), tt.msg)
+		}
 	}
 }
 

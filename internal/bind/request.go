@@ -22,6 +22,11 @@ type Request struct {
 	Body  Body
 	Query *Query
 
+	// Refusal is the error every request gets, before anything is read,
+	// or nil: that of a path variable through a repeated or map field
+	// (see ResolveField), the first one.
+	Refusal error
+
 	// Mask is the field the PATCH field-mask derivation sets, or nil;
 	// maskDeriver reads the body's keys for it.
 	Mask        protoreflect.FieldDescriptor
@@ -74,6 +79,9 @@ func NewRequest(input protoreflect.MessageDescriptor, httpMethod string, tmpl *h
 		}
 		p.Vars = append(p.Vars, PathVar{Field: f, Multi: tmpl.MultiSegment(v)})
 		bound = append(bound, f)
+		if why := f.Refused(); why != "" && p.Refusal == nil {
+			p.Refusal = invalidArgument(why)
+		}
 	}
 	switch body {
 	case "":

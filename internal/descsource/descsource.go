@@ -9,10 +9,12 @@
 // extension resolver, so proto.GetExtension(md.Options(), annotations.E_Http)
 // returns a method's google.api.http rule.
 //
-// Well-known files (google/protobuf/*.proto, google/api/*.proto and
-// google/rpc/*.proto) that a backend or a descriptor set leaves out are taken
-// from protoregistry.GlobalFiles; any other missing file is an error that
-// names it and the file importing it.
+// Well-known and googleapis files (google/protobuf/…, and the google/api/…,
+// google/rpc/… and google/type/… files of genproto's Go packages) that a
+// backend, a descriptor set or the import paths leave out are supplied:
+// from protoregistry.GlobalFiles when they are linked in, else from a
+// descriptor set embedded here (see googleapisSet); any other missing file
+// is an error that names it and the file importing it.
 package descsource
 
 import (
@@ -30,8 +32,7 @@ import (
 
 	// The google.api extensions (google.api.http above all) must be in
 	// protoregistry.GlobalTypes for the options of decoded descriptors to be
-	// parsed, and these packages' files must be in GlobalFiles for the
-	// well-known fallback.
+	// parsed; these packages' files are taken from GlobalFiles (linkedFile).
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	_ "google.golang.org/genproto/googleapis/api/httpbody"
 	_ "google.golang.org/genproto/googleapis/rpc/code"
@@ -134,7 +135,7 @@ func completeWellKnown(protos map[string]*descriptorpb.FileDescriptorProto, wher
 				if _, ok := protos[dep]; ok {
 					continue
 				}
-				if fd := globalWellKnown(dep); fd != nil {
+				if fd := knownFile(dep); fd != nil {
 					protos[dep] = fd
 					added = true
 					continue
@@ -146,27 +147,6 @@ func completeWellKnown(protos map[string]*descriptorpb.FileDescriptorProto, wher
 			return nil
 		}
 	}
-}
-
-// wellKnown reports whether path is a file that may be taken from
-// protoregistry.GlobalFiles when a backend or descriptor set lacks it.
-func wellKnown(path string) bool {
-	return strings.HasPrefix(path, "google/protobuf/") ||
-		strings.HasPrefix(path, "google/api/") ||
-		strings.HasPrefix(path, "google/rpc/")
-}
-
-// globalWellKnown returns the descriptor of the well-known file path from
-// protoregistry.GlobalFiles, or nil.
-func globalWellKnown(path string) *descriptorpb.FileDescriptorProto {
-	if !wellKnown(path) {
-		return nil
-	}
-	fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
-	if err != nil {
-		return nil
-	}
-	return protodesc.ToFileDescriptorProto(fd)
 }
 
 // newFiles builds a registry from a complete set of files.

@@ -24,7 +24,8 @@ import (
 // importPaths (the working directory when there are none). A file named
 // relative to the working directory (or absolute) that lies under an
 // import path is taken relative to that import path, as protoc does. The
-// well-known types, google/api and google/rpc files resolve without an
+// well-known types (google/protobuf/…) and every google/api/…, google/rpc/…
+// and google/type/… file of genproto's Go packages resolve without an
 // import path; a copy under an import path is used instead when present.
 func FromProtoFiles(ctx context.Context, importPaths, files []string, names ...string) (*Set, error) {
 	if len(files) == 0 {
@@ -46,7 +47,7 @@ func FromProtoFiles(ctx context.Context, importPaths, files []string, names ...s
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
 			&protocompile.SourceResolver{ImportPaths: importPaths},
-			protocompile.ResolverFunc(fromGlobalFiles),
+			protocompile.ResolverFunc(fromKnownFiles),
 		}),
 	}
 	compiled, err := compiler.Compile(ctx, rel...)
@@ -94,17 +95,16 @@ func importName(importPaths []string, file string) (string, error) {
 	return "", fmt.Errorf("proto file %s: not found in the import paths (%s)", file, strings.Join(importPaths, ", "))
 }
 
-// fromGlobalFiles resolves the well-known, google/api and google/rpc files
-// to the descriptors linked into this program.
-func fromGlobalFiles(path string) (protocompile.SearchResult, error) {
-	if !wellKnown(path) {
-		return protocompile.SearchResult{}, protoregistry.NotFound
+// fromKnownFiles resolves the well-known and googleapis files: to the
+// descriptors linked into this program, else to googleapisSet's.
+func fromKnownFiles(path string) (protocompile.SearchResult, error) {
+	if fd := linkedFile(path); fd != nil {
+		return protocompile.SearchResult{Desc: fd}, nil
 	}
-	fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
-	if err != nil {
-		return protocompile.SearchResult{}, err
+	if fd := googleapisFile(path); fd != nil {
+		return protocompile.SearchResult{Proto: fd}, nil
 	}
-	return protocompile.SearchResult{Desc: fd}, nil
+	return protocompile.SearchResult{}, protoregistry.NotFound
 }
 
 // closure returns fds and their transitive imports as descriptor protos,

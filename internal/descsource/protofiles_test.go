@@ -4,7 +4,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protorest/protorest/internal/descsource/descsourcetest"
 )
 
 func TestFromProtoFiles(t *testing.T) {
@@ -13,7 +22,8 @@ func TestFromProtoFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	examples := []string{"examples/bookstore/v1/bookstore.proto", "examples/example/v1/example.proto", "examples/library/v1/library.proto"}
-	bad := t.TempDir()
+	bad, apis := t.TempDir(), t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, apis)
 	write := func(name, src string) {
 		t.Helper()
 		path := filepath.Join(bad, name)
@@ -53,6 +63,8 @@ func TestFromProtoFiles(t *testing.T) {
 			files: []string{filepath.Join(root, "examples/example/v1/example.proto")}, wantErr: []string{"example.proto", "not under any import path"}},
 		{name: "syntax error", importPaths: []string{bad}, files: []string{"syntax.proto"}, wantErr: []string{"syntax.proto:4:3", "strin"}},
 		{name: "missing import", importPaths: []string{bad}, files: []string{"imports.proto"}, wantErr: []string{"imports.proto", "other/missing.proto"}},
+		{name: "google/api, google/rpc and google/type imports", importPaths: []string{apis}, files: []string{descsourcetest.GoogleAPIsFile},
+			want: []string{"gapis.v1.Events"}},
 		{name: "a local google/api file shadows the linked-in one", importPaths: []string{bad}, files: []string{"uses_local.proto"},
 			wantErr: []string{"uses_local.proto", "google.api.http"}},
 	}
@@ -70,6 +82,91 @@ func TestFromProtoFiles(t *testing.T) {
 			checkSet(t, set, tt.want)
 		})
 	}
+}
+
+// TestFromProtoFilesGoogleAPIs: the imported googleapis files are in the
+// Set's Files, with their messages and the method's rule.
+func TestFromProtoFilesGoogleAPIs(t *testing.T) {
+	dir := t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, dir)
+	set, err := FromProtoFiles(t.Context(), []string{dir}, []string{descsourcetest.GoogleAPIsFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"google/api/visibility.proto", "google/api/field_behavior.proto", "google/api/resource.proto",
+		"google/api/client.proto", "google/rpc/status.proto", "google/type/date.proto"} {
+		if _, err := set.Files.FindFileByPath(name); err != nil {
+			t.Errorf("Files lacks %s: %v", name, err)
+		}
+	}
+	md := set.Services[0].Methods().Get(0)
+	if day := md.Input().Fields().ByName("day"); day == nil || day.Message().FullName() != "google.type.Date" {
+		t.Errorf("field day: %v", day)
+	}
+	rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+	if !ok || rule.GetGet() != "/v1/{name=events/*}" {
+		t.Errorf("the method's rule: %v", rule)
+	}
+}
+
+// TestFromDescriptorSetGoogleAPIs: a descriptor set that leaves out the
+// googleapis files its file imports gets them from the embedded set, as
+// a server's reflection would.
+func TestFromDescriptorSetGoogleAPIs(t *testing.T) {
+	dir := t.TempDir()
+	descsourcetest.WriteGoogleAPIsProto(t, dir)
+	compiled, err := FromProtoFiles(t.Context(), []string{dir}, []string{descsourcetest.GoogleAPIsFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := marshalSet(t, []*descriptorpb.FileDescriptorProto{protodesc.ToFileDescriptorProto(compiled.Services[0].ParentFile())})
+	set, err := FromDescriptorSet(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSet(t, set, []string{"gapis.v1.Events"})
+	if _, err := set.Files.FindFileByPath("google/type/date.proto"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestGoogleAPIsSet: the embedded set holds the googleapis files, each
+// of its imports is in it or a well-known file, and its files that this
+// program also links in are the same descriptors (the set is as fresh as
+// the genproto versions go.mod pins).
+func TestGoogleAPIsSet(t *testing.T) {
+	set := googleapis()
+	for _, name := range []string{
+		"google/api/annotations.proto", "google/api/client.proto", "google/api/field_behavior.proto", "google/api/resource.proto",
+		"google/api/visibility.proto", "google/api/service.proto", "google/api/expr/v1alpha1/syntax.proto", "google/rpc/status.proto",
+		"google/rpc/context/attribute_context.proto", "google/type/date.proto", "google/type/money.proto",
+	} {
+		if set[name] == nil {
+			t.Errorf("the set lacks %s", name)
+		}
+	}
+	linked := 0
+	for name, fd := range set {
+		if !strings.HasPrefix(name, "google/api/") && !strings.HasPrefix(name, "google/rpc/") &&
+			!strings.HasPrefix(name, "google/type/") && !strings.HasPrefix(name, "google/actions/type/") {
+			t.Errorf("the set holds %s", name)
+		}
+		for _, dep := range fd.GetDependency() {
+			if set[dep] == nil && !strings.HasPrefix(dep, "google/protobuf/") {
+				t.Errorf("%s imports %s, which is not in the set", name, dep)
+			}
+		}
+		if l, err := protoregistry.GlobalFiles.FindFileByPath(name); err == nil {
+			linked++
+			if !proto.Equal(protodesc.ToFileDescriptorProto(l), fd) {
+				t.Errorf("%s differs from the linked file: run scripts/genproto.sh", name)
+			}
+		}
+	}
+	if linked == 0 {
+		t.Error("no file of the set is linked in to compare it with")
+	}
+	t.Logf("%d files, %d of them linked in", len(set), linked)
 }
 
 func TestFromProtoFilesDefaultImportPath(t *testing.T) {

@@ -337,7 +337,7 @@ func (c *client) fetchDependencies() error {
 				if _, ok := c.files[name]; ok {
 					break // sent along with another file meanwhile
 				}
-				if fd := globalWellKnown(name); fd != nil {
+				if fd := knownFile(name); fd != nil {
 					c.files[name] = fd
 					break
 				}
@@ -351,7 +351,7 @@ func (c *client) fetchDependencies() error {
 			if _, ok := c.files[name]; ok {
 				continue
 			}
-			if fd := globalWellKnown(name); fd != nil {
+			if fd := knownFile(name); fd != nil {
 				c.files[name] = fd
 				continue
 			}

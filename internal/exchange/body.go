@@ -28,8 +28,12 @@ const maxPresize = 64 << 10
 // decoded bytes; another coding is a 415 error. A body the rule does not
 // take is read and dropped all the same (413 past the limit), whatever
 // its coding: over HTTP/1.1, net/http notices a client that goes away
-// only once the body has been read.
+// only once the body has been read. A rule that serves no request (its
+// request plan's Refusal) returns that error before reading anything.
 func (x *Exchange) Bind() error {
+	if err := x.Binding.Request.Refusal; err != nil {
+		return err
+	}
 	if x.Binding.Request.Body.Kind != bind.BodyNone {
 		coded, err := compress.DecodeRequest(x.W, x.R)
 		if err != nil {

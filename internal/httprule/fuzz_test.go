@@ -12,13 +12,17 @@ import (
 // matches when "**" appears twice.
 var grammar = func() *regexp.Regexp {
 	const (
-		lit  = `[^/:{}]+` // the last segment's, and a verb's parts
-		mid  = `[^/{}]+`  // an earlier segment's, and a variable's: ":" allowed
-		segs = mid + `(?:/` + mid + `)*`
+		lit  = `[^/:{}]+` // a verb's after a LastText's last colon
+		text = `[^/{}]+`  // an earlier segment's, and a variable's: ":" allowed
+		segs = text + `(?:/` + text + `)*`
 		path = `[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*`
 		vr   = `\{` + path + `(?:=` + segs + `)?\}`
+		// LastText: no colon; a last colon inside; or an empty verb
+		// after a literal that ends in ":", starts with its only ":", or
+		// is "*" or "**" before its only ":".
+		last = lit + `|` + text + `:` + lit + `|(?:` + text + `)?::|:(?:` + lit + `)?:|\*\*?:(?:` + lit + `)?:`
 	)
-	return regexp.MustCompile(`^(?:/|(?:/(?:` + mid + `|` + vr + `))*/(?:` + lit + `|` + vr + `)(?::` + lit + `)*)$`)
+	return regexp.MustCompile(`^(?:/(?::` + lit + `)?|(?:/(?:` + text + `|` + vr + `))*/(?:` + vr + `(?::` + text + `)?|` + last + `))$`)
 }()
 
 // FuzzParse checks that Parse never panics, that every template it
@@ -33,12 +37,13 @@ func FuzzParse(f *testing.F) {
 		"/v1/{name=probes/*}:archive", "/v1/probes:search", "/v1/nested/{inner.s}/{inner.i}",
 		"/**", "/a/**:go", "/a/**/{y=c}", "/a=b/{x=c=d}",
 		"/a/**/*", "/a/{x=b/**}/{y}", "/{a}/{a}", "/***", "/a:b/c", "/{x=a:b}:go", "/a:*",
+		"/{x}::v", "/v1/x::a", "/a::", "/:verb", "/:a:", "/::v", "/a/*:b:c", "/a/*:c:", "/v1/x:a::",
 		// Read as grpc-gateway reads them.
-		"//", "/a//", "/a///b", "/{x=/}", "/*:", "/{x}:",
+		"//", "/a//", "/a///b", "/{x=/}", "/*:", "/{x}:", "/v1/x:a:", "/:",
 		// Invalid.
-		"", "a/b", "/a/", "/a//b", "/{}", "/:verb", "/a/:verb", "/book/{",
+		"", "a/b", "/a/", "/a//b", "/{}", "/a/:verb", "/book/{",
 		"/a{x}", "/{x}a", "/{var=a/{nested=b}}", "/a/**/**",
-		"/{a..b}", "/{.a}", "/v1/x::a", "/{x}:a:b/c", "/a::",
+		"/{a..b}", "/{.a}", "/{x}:a:b/c", "/a/:v", "/a//::go", "/a//:b:c",
 	} {
 		f.Add(s)
 	}
@@ -95,6 +100,8 @@ func checkInvariants(t *testing.T, s string, tmpl *Template) {
 			t.Fatalf("Parse(%q): empty literal at %d", s, i)
 		case seg.Kind != Literal && seg.Value != "":
 			t.Fatalf("Parse(%q): non-literal with value at %d", s, i)
+		case (seg.Value == "*" || seg.Value == "**") && (i < len(tmpl.Segments)-1 || tmpl.inVariable(i) || tmpl.Verb == ""):
+			t.Fatalf("Parse(%q): literal %q at %d is not a last literal with a verb", s, seg.Value, i)
 		case deep >= 0 && seg.Kind == DeepWildcard:
 			t.Fatalf("Parse(%q): a second \"**\" at %d", s, i)
 		case seg.Kind == DeepWildcard:

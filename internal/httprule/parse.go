@@ -12,7 +12,7 @@ import (
 //
 // Parse keeps every distinction the grammar makes: for a template s that
 // the grammar derives, Parse(s).String() == s. A template outside the
-// grammar that grpc-gateway reads all the same (see [lenient]) is parsed
+// grammar that grpc-gateway reads all the same (see parse) is parsed
 // as grpc-gateway reads it; its String is then the grammar's form of that
 // reading.
 //
@@ -35,41 +35,66 @@ func Parse(s string) (*Template, error) {
 //
 //   - an empty segment ("/a//", "/{x=/}", "/a///b") is "*": grpc-gateway's
 //     parser takes the "/" token for the "*" it expects;
-//   - an empty verb ("/a:", "/{x}:") is no verb.
+//   - an empty verb ("/a:", "/{x}:", "/v1/x:a:") is none: the colon
+//     before it is dropped.
+//
+// Either way the verb is split off first, as grpc-gateway's tokenizer
+// splits it (see splitVerb).
 func parse(s string, lenient bool) (*Template, error) {
 	if s == "" || s[0] != '/' {
 		return nil, &SyntaxError{Template: s, Column: 1, Msg: `expected "/"`}
 	}
-	if s == "/" {
-		return &Template{}, nil
+	body, verb, colon := splitVerb(s)
+	p := parser{s: s, end: len(body), i: 1, deep: -1, lenient: lenient, t: &Template{}}
+	if body != "/" {
+		p.t.Segments = make([]Segment, 0, strings.Count(body, "/"))
+		if n := strings.Count(body, "{"); n > 0 {
+			p.t.Variables = make([]Variable, 0, n)
+			// One backing array for every field path: n paths with at
+			// most one extra component per dot.
+			p.idents = make([]string, 0, n+strings.Count(body, "."))
+		}
+		if err := p.segments(false); err != nil {
+			return nil, err
+		}
 	}
-	p := parser{
-		s:       s,
-		i:       1,
-		deep:    -1,
-		lenient: lenient,
-		t:       &Template{Segments: make([]Segment, 0, strings.Count(s, "/"))},
-	}
-	if n := strings.Count(s, "{"); n > 0 {
-		p.t.Variables = make([]Variable, 0, n)
-		// One backing array for every field path: n paths with at most
-		// one extra component per dot.
-		p.idents = make([]string, 0, n+strings.Count(s, "."))
-	}
-	if err := p.segments(false); err != nil {
-		return nil, err
-	}
-	if p.i < len(s) { // segments stopped at ':'
-		if err := p.verb(); err != nil {
+	if colon {
+		if err := p.verb(verb); err != nil {
 			return nil, err
 		}
 	}
 	return p.t, nil
 }
 
+// splitVerb splits s into the template before its verb and the verb, as
+// grpc-gateway's tokenizer does: in the text after the last "/", "{" or
+// "}", at the first colon when a "}" (a variable) precedes that text,
+// else at the last. colon reports whether there was a colon to split
+// at; the verb after it may be empty. A colon that starts the text
+// leaves no segment before it: "/:v" is the root with the verb "v", and
+// "/a/:v" an empty segment.
+func splitVerb(s string) (body, verb string, colon bool) {
+	k := strings.LastIndexAny(s, "/{}")
+	text := s[k+1:]
+	var i int
+	switch s[k] {
+	case '{':
+		return s, "", false // an unfinished variable: not a verb
+	case '}':
+		i = strings.IndexByte(text, ':')
+	default:
+		i = strings.LastIndexByte(text, ':')
+	}
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:k+1+i], text[i+1:], true
+}
+
 // parser holds the state of one Parse call.
 type parser struct {
 	s       string
+	end     int // offset of the verb's colon, or len(s): where segments end
 	i       int // offset of the next unread byte
 	t       *Template
 	deep    int      // offset of the "**" segment, or -1
@@ -87,14 +112,14 @@ func (p *parser) unexpected(off int, where string) error {
 	return p.fail(off, "unexpected "+strconv.Quote(p.s[off:off+1])+where)
 }
 
-// segments parses Segments. It stops at the end of the template or, with a
-// nil error, before a ':' (top level) or '}' (inside a variable).
+// segments parses Segments. It stops at p.end or, with a nil error,
+// before the '}' that ends a variable.
 func (p *parser) segments(inVar bool) error {
 	for {
 		if err := p.segment(inVar); err != nil {
 			return err
 		}
-		if p.i == len(p.s) || p.s[p.i] != '/' {
+		if p.i == p.end || p.s[p.i] != '/' {
 			return nil
 		}
 		p.i++
@@ -105,7 +130,7 @@ func (p *parser) segments(inVar bool) error {
 // end (see literalEnd), which is "*", "**" or a literal.
 func (p *parser) segment(inVar bool) error {
 	off := p.i
-	if off < len(p.s) && p.s[off] == '{' {
+	if off < p.end && p.s[off] == '{' {
 		if inVar {
 			return p.fail(off, "nested variable")
 		}
@@ -114,16 +139,16 @@ func (p *parser) segment(inVar bool) error {
 		}
 		return p.segmentEnd(false, "variable")
 	}
-	end := p.literalEnd(off, inVar)
+	end := p.literalEnd(off)
 	seg := Segment{Kind: Literal, Value: p.s[off:end]}
 	switch seg.Value {
 	case "":
-		if p.lenient && off < len(p.s) && p.s[off] == '/' {
+		if p.lenient && off < p.end && p.s[off] == '/' {
 			end++ // grpc-gateway's "*"
 			seg = Segment{Kind: Wildcard}
 			break
 		}
-		if off < len(p.s) && p.s[off] == '}' && !inVar {
+		if off < p.end && p.s[off] == '}' && !inVar {
 			return p.unexpected(off, "")
 		}
 		return p.fail(off, "empty segment")
@@ -140,35 +165,26 @@ func (p *parser) segment(inVar bool) error {
 }
 
 // literalEnd returns the offset at which the segment text that starts at
-// off ends: at "/", "{" or "}", or at the top level at the ":" that
-// starts the verb, the first ":" of the last segment. A ":" with a "/"
-// after it, and any ":" inside a variable, is part of the segment, as
-// grpc-gateway reads it.
-func (p *parser) literalEnd(off int, inVar bool) int {
-	for i := off; i < len(p.s); i++ {
-		switch p.s[i] {
-		case '/', '{', '}':
-			return i
-		case ':':
-			if !inVar && strings.IndexByte(p.s[i:], '/') < 0 {
-				return i
-			}
-		}
+// off ends: at "/", "{", "}" or p.end. A ":" is part of the text: the
+// verb's colon is past p.end.
+func (p *parser) literalEnd(off int) int {
+	if i := strings.IndexAny(p.s[off:p.end], "/{}"); i >= 0 {
+		return off + i
 	}
-	return len(p.s)
+	return p.end
 }
 
 // segmentEnd checks that the segment just parsed, a what, is followed by a
 // byte that may end it.
 func (p *parser) segmentEnd(inVar bool, what string) error {
-	if p.i == len(p.s) {
+	if p.i == p.end {
 		if inVar {
 			return p.fail(p.i, `expected "}"`)
 		}
 		return nil
 	}
 	switch c := p.s[p.i]; {
-	case c == '/', c == ':' && !inVar, c == '}' && inVar:
+	case c == '/', c == '}' && inVar:
 		return nil
 	case c == '{' && inVar:
 		return p.fail(p.i, "nested variable")
@@ -226,14 +242,14 @@ func (p *parser) fieldPath() ([]string, error) {
 	first := len(p.idents)
 	for {
 		start := p.i
-		for p.i < len(p.s) && isIdent(p.s[p.i]) {
+		for p.i < p.end && isIdent(p.s[p.i]) {
 			p.i++
 		}
 		if p.i == start {
 			return nil, p.fail(p.i, "expected field name")
 		}
 		p.idents = append(p.idents, p.s[start:p.i])
-		if p.i == len(p.s) {
+		if p.i == p.end {
 			return nil, p.fail(p.i, `expected "}"`)
 		}
 		switch p.s[p.i] {
@@ -247,42 +263,31 @@ func (p *parser) fieldPath() ([]string, error) {
 	}
 }
 
-// verb parses a Verb; p.s[p.i] is ':'. Each ':'-separated part must be a
-// non-empty LITERAL ("*" may appear in it). Leniently, a lone ":" at the
-// end is no verb.
-func (p *parser) verb() error {
-	if p.lenient && p.i == len(p.s)-1 {
-		p.i++
+// verb sets the template's verb, v, the text after the colon at p.end.
+// After a last segment that is a literal outside any variable, the
+// literal and the verb are one text to grpc-gateway's router (it matches
+// a request's last segment against both), which is kept split at its
+// first colon that leaves both sides non-empty (see splitLast), where
+// this package's router takes the verb. An empty verb, which the
+// grammar writes only to keep such a text a literal (see misread), is
+// otherwise none, leniently.
+func (p *parser) verb(v string) error {
+	t := p.t
+	if last := len(t.Segments) - 1; last >= 0 && t.Segments[last].Kind == Literal && !t.inVariable(last) {
+		text := t.Segments[last].Value
+		if v != "" {
+			text += ":" + v
+		} else if !p.lenient && !misread(text) {
+			return p.fail(p.end, "empty verb")
+		}
+		t.Segments[last].Value, t.Verb = splitLast(text)
 		return nil
 	}
-	start := p.i + 1
-	for p.i < len(p.s) {
-		if p.s[p.i] != ':' {
-			return p.unexpected(p.i, " in verb")
-		}
-		p.i++
-		part := p.i
-		for p.i < len(p.s) && isVerb(p.s[p.i]) {
-			p.i++
-		}
-		if p.i == part {
-			if p.i < len(p.s) && p.s[p.i] != ':' {
-				return p.unexpected(p.i, " in verb")
-			}
-			return p.fail(p.i, "empty verb")
-		}
+	if v == "" && !p.lenient {
+		return p.fail(p.end, "empty verb")
 	}
-	p.t.Verb = p.s[start:]
+	t.Verb = v
 	return nil
-}
-
-// isVerb reports whether c may appear in a part of a verb.
-func isVerb(c byte) bool {
-	switch c {
-	case '/', ':', '{', '}':
-		return false
-	}
-	return true
 }
 
 // isIdent reports whether c may appear in an IDENT.

@@ -124,6 +124,29 @@ func TestParse(t *testing.T) {
 			Segments:  segs(star, star),
 			Variables: vars(bind("a", 0, 1, false), bind("a", 1, 2, false)),
 		}},
+
+		// Verbs as grpc-gateway's parser splits them (see splitVerb): after
+		// a variable at the first colon, else at the last. A last literal
+		// and its verb are one text, split at its first inner colon.
+		{"verb with an empty part after a variable", "/{x}::v", Template{
+			Segments: segs(star), Variables: vars(bind("x", 0, 1, false)), Verb: ":v",
+		}},
+		{"verb with an empty last part after a variable", "/{x}:a:", Template{
+			Segments: segs(star), Variables: vars(bind("x", 0, 1, false)), Verb: "a:",
+		}},
+		{"verb of a colon after a variable", "/{x=a}::", Template{
+			Segments: segs(lit("a")), Variables: vars(bind("x", 0, 1, true)), Verb: ":",
+		}},
+		{"literal ending in a colon, then a verb", "/v1/x::a", Template{Segments: segs(lit("v1"), lit("x")), Verb: ":a"}},
+		{"literal ending in a colon", "/a::", Template{Segments: segs(lit("a:"))}},
+		{"literal and a verb ending in a colon", "/v1/x:a::", Template{Segments: segs(lit("v1"), lit("x")), Verb: "a:"}},
+		{"literal starting with its only colon", "/:a:", Template{Segments: segs(lit(":a"))}},
+		{"literal of a colon", "/::", Template{Segments: segs(lit(":"))}},
+		{"literal of a colon, then a verb", "/::v", Template{Segments: segs(lit(":")), Verb: "v"}},
+		{"star and a colon are a literal", "/a/*:b:c", Template{Segments: segs(lit("a"), lit("*")), Verb: "b:c"}},
+		{"star before an empty verb is a literal", "/a/*:c:", Template{Segments: segs(lit("a"), lit("*")), Verb: "c"}},
+		{"deep and a colon are a literal", "/**:b:c", Template{Segments: segs(lit("**")), Verb: "b:c"}},
+		{"root with a verb", "/:verb", Template{Verb: "verb"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,7 +179,6 @@ func TestParseError(t *testing.T) {
 		{"a/b", 1, `expected "/"`},
 		{"/a/", 4, "empty segment"},
 		{"/a//b", 4, "empty segment"},
-		{"/:verb", 2, "empty segment"},
 		{"/a/:verb", 4, "empty segment"},
 		{"/}", 2, `unexpected "}"`},
 		{"/a}", 3, `unexpected "}"`},
@@ -174,7 +196,7 @@ func TestParseError(t *testing.T) {
 		{"/a{x}", 3, "variable must cover a whole segment"},
 		{"/{x}a", 5, "variable must cover a whole segment"},
 		{"/a/{x}b", 7, "variable must cover a whole segment"},
-		{"/a:{x}", 4, `unexpected "{" in verb`},
+		{"/a:{x}", 4, "variable must cover a whole segment"},
 		{"/{x}{y}", 5, "variable must cover a whole segment"},
 
 		// Field paths.
@@ -190,16 +212,13 @@ func TestParseError(t *testing.T) {
 		{"/a/**/**", 7, `only one "**" may appear`},
 		{"/{x=**}/a/**", 11, `only one "**" may appear`},
 
-		// R13: verbs. grpc-gateway refuses "/{x}:a:b/c" too. It reads the
-		// next three as a literal with a colon ("a:", "x:", "x:a") and a
-		// verb that is empty or follows an empty part, which no template
-		// here expresses: they fail.
-		{"/{x}:a:b/c", 9, `unexpected "/" in verb`},
-		{"/a::", 4, "empty verb"},
-		{"/v1/x::a", 7, "empty verb"},
-		{"/v1/x:a:", 9, "empty verb"},
-		{"/a:{b}", 4, `unexpected "{" in verb`},
-		{"/a:b}", 5, `unexpected "}" in verb`},
+		// R13: verbs. A colon is a verb's only in the last segment; one
+		// before a "/", "{" or "}" belongs to a segment, which grpc-gateway
+		// refuses too after a variable.
+		{"/{x}:a:b/c", 5, "variable must cover a whole segment"},
+		{"/a:{b}", 4, "variable must cover a whole segment"},
+		{"/a:b}", 5, `unexpected "}"`},
+		{"/{x:a}", 4, `unexpected ":" in field path`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -236,6 +255,9 @@ func TestParseLenient(t *testing.T) {
 		"/{x}:":    "/{x}",
 		"/*:":      "/*",
 		"/a/**:":   "/a/**",
+		"/v1/x:a:": "/v1/x:a",
+		"/:":       "/",
+		"/a//:v":   "/a/*:v",
 	} {
 		got, err := Parse(in)
 		if err != nil {
@@ -256,7 +278,10 @@ func TestParseLenient(t *testing.T) {
 		"/{x=a/}":  "column 7: empty segment",
 		"/{x=//}":  "column 5: empty segment",
 		"/a/:":     "column 4: empty segment",
+		"/a/:v":    "column 4: empty segment",
 		"/a/**/**": `column 7: only one "**" may appear`,
+		"/a//::go": "column 4: empty segment",
+		"/a//:b:c": "column 4: empty segment",
 	} {
 		if _, err := Parse(in); err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("Parse(%q) error %v, want one ending %q", in, err, want)

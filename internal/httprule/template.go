@@ -3,27 +3,40 @@
 // The grammar (from google/api/http.proto, with the extensions protorest
 // serves because grpc-gateway does, see PROFILE.md):
 //
-//	Template  = "/" | "/" { Segment "/" } Last [ Verb ] ;
-//	Last      = "*" | "**" | LITERAL | Variable ;
+//	Template  = "/" [ ":" LITERAL ] | "/" { Segment "/" } Last ;
 //	Segment   = "*" | "**" | TEXT | Variable ;
+//	Last      = Variable [ ":" TEXT ] | LastText ;
+//	LastText  = LITERAL | TEXT ":" LITERAL
+//	          | [ TEXT ] "::" | ":" [ LITERAL ] ":" | ( "*" | "**" ) ":" [ LITERAL ] ":" ;
 //	Variable  = "{" FieldPath [ "=" TEXT { "/" TEXT } ] "}" ;
 //	FieldPath = IDENT { "." IDENT } ;
-//	Verb      = ":" LITERAL { ":" LITERAL } ;
 //	LITERAL   = 1*( any byte except "/" ":" "{" "}" ) ;
 //	TEXT      = 1*( any byte except "/" "{" "}" ) ;
 //	IDENT     = 1*( "A"…"Z" | "a"…"z" | "0"…"9" | "_" ) ;
 //
 // A segment that is exactly "*" or "**" is a wildcard, any other is a
-// literal ("a*", "a:b"); a ":" thus belongs to a literal in a segment
-// before the last and inside a variable, and starts the verb in the last.
-// http.proto has no ":" or "*" in literals, one literal as the verb, and
-// only literals after "**". Parse also reads two forms outside the grammar
-// as grpc-gateway does (an empty segment as "*", an empty verb as none).
+// literal ("a*", "a:b"). The verb is split off as grpc-gateway's parser
+// splits it: after a variable at the first colon, so that it may hold
+// colons and empty parts ("/{x}::v" is the verb ":v"); in a LastText at
+// the last colon, before which is "*", "**" or a literal ("/a/*:go";
+// "/v1/x::a" is the literal "x:" and the verb "a"). The last three forms
+// of LastText end in an empty verb: they are the literals ("a:", ":a",
+// "*:c") that the other forms cannot write. A root with a verb ("/:v")
+// matches nothing, as in grpc-gateway. http.proto has no ":" or "*" in
+// literals, one literal as the verb, and only literals after "**". Parse
+// also reads two forms outside the grammar as grpc-gateway does (an empty
+// segment as "*", an empty verb as none).
 //
 // A parsed Template is a flat list of segments plus the variables that
 // cover ranges of them; variables do not nest and cover at least one
 // segment. At most one "**" appears. Two variables may bind the same
 // field path: the last one's value is the field's, as in grpc-gateway.
+// A last segment that is a literal outside any variable holds, with the
+// verb, the text a request's last segment must equal, split at its first
+// colon that leaves both sides non-empty ("x:" and "a" are the literal
+// "x" and the verb ":a"): the verb of such a text is what a router that
+// takes the longest verb it knows finds. Its literal may then be "*" or
+// "**" ("/*:c:" is the literal "*" and the verb "c").
 package httprule
 
 import (
@@ -101,7 +114,48 @@ func (t *Template) String() string {
 		b.WriteByte(':')
 		b.WriteString(t.Verb)
 	}
-	return b.String()
+	s := b.String()
+	if last := len(t.Segments) - 1; last >= 0 && t.Segments[last].Kind == Literal && !t.inVariable(last) &&
+		misread(s[strings.LastIndexByte(s, '/')+1:]) {
+		s += ":" // an empty verb: the text is the literal
+	}
+	return s
+}
+
+// inVariable reports whether a variable covers segment i.
+func (t *Template) inVariable(i int) bool {
+	for _, v := range t.Variables {
+		if v.Start <= i && i < v.End {
+			return true
+		}
+	}
+	return false
+}
+
+// splitLast splits the text of a last literal segment and its verb at
+// the first colon that leaves both sides non-empty, or returns text
+// whole, without a verb.
+func splitLast(text string) (literal, verb string) {
+	if len(text) > 2 {
+		if i := strings.IndexByte(text[1:len(text)-1], ':'); i >= 0 {
+			return text[:i+1], text[i+2:]
+		}
+	}
+	return text, ""
+}
+
+// misread reports whether grpc-gateway's parser, given text as a last
+// segment outside a variable, reads it as something other than one
+// literal: it splits the verb off at the last colon, so a colon that
+// starts text leaves no segment, one that ends it an empty verb (the
+// colon is dropped), and one after exactly "*" or "**" a wildcard. The
+// grammar writes such a literal with a colon after it (LastText).
+func misread(text string) bool {
+	i := strings.LastIndexByte(text, ':')
+	if i < 0 {
+		return false
+	}
+	return i == 0 || i == len(text)-1 || text[:i] == "*" || text[:i] == "**"
 }
 
 func writeSegment(b *strings.Builder, s Segment) {

@@ -220,14 +220,18 @@ func countOperations(routes []Route) int {
 // sortRoutes returns routes in the document's order: rules by service,
 // method and binding, before custom routes by template and method;
 // routes equal in that order stay in the order given. Each route's key is
-// read once, not at each comparison.
+// read once, not at each comparison. A root with a verb ("/:v", which
+// grpc-gateway serves) is left out: no request reaches it, there or here.
 func sortRoutes(routes []Route) []Route {
-	keys := make([]routeKey, len(routes))
+	keys := make([]routeKey, 0, len(routes))
 	for i := range routes {
-		keys[i] = newRouteKey(&routes[i], i)
+		if t := routes[i].Template; len(t.Segments) == 0 && t.Verb != "" {
+			continue
+		}
+		keys = append(keys, newRouteKey(&routes[i], i))
 	}
 	slices.SortFunc(keys, compareRouteKeys)
-	sorted := make([]Route, len(routes))
+	sorted := make([]Route, len(keys))
 	for i, k := range keys {
 		sorted[i] = routes[k.index]
 	}

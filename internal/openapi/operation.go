@@ -61,6 +61,12 @@ func (b *builder) operation(op *Operation, r *Route, p *openPath) {
 	if op.Streaming != "" {
 		op.Description = joinParagraphs(op.Description, streamingNote(md))
 	}
+	for _, v := range rule.Request.Vars {
+		if why := v.Field.Refused(); why != "" {
+			op.Description = joinParagraphs(op.Description, refusedNote(why))
+			break
+		}
+	}
 	op.Responses = b.responses(rule.Response, md.IsStreamingServer())
 }
 

@@ -10,13 +10,22 @@ import (
 // template's variables set the fields of vars (a rule's request plan;
 // nil for a custom route). A parameter that is a whole variable has its
 // field's schema; one wildcard of a longer variable, a segment, is a
-// string, its description giving the field and its whole value.
+// string, its description giving the field and its whole value. A
+// variable through a repeated or map field, which no request gets past,
+// is a string too, its description saying why.
 func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []bind.PathVar) []*Parameter {
 	for i, pp := range p.params {
 		param := b.parameters.new()
 		*param = Parameter{Name: pp.name, In: "path", Required: true, Schema: stringSchema, MultiSegment: pp.multi}
 		var desc string // its paragraphs: the field's comment, then notes
 		list := false
+		if pp.variable >= 0 && vars != nil {
+			if why := vars[pp.variable].Field.Refused(); why != "" {
+				param.Description = refusedNote(why)
+				params = append(params, param)
+				continue
+			}
+		}
 		if pp.whole && vars != nil {
 			path := vars[pp.variable].Field.Path()
 			fd := path[len(path)-1]
@@ -109,4 +118,10 @@ func (b *builder) queryValueSchema(fd protoreflect.FieldDescriptor) *Schema {
 		}
 	}
 	return b.valueSchema(fd)
+}
+
+// refusedNote is the note of a route whose requests all get 400, and
+// why: a path variable through a repeated or map field.
+func refusedNote(why string) string {
+	return "Every request gets 400 INVALID_ARGUMENT, as from grpc-gateway: " + why + "."
 }

@@ -98,6 +98,22 @@ var fixtureAfterDeep = []rule{
 	{"GET", "/f/{p=**}/{q}/{r=s/*}", "DeepVars"},
 }
 
+// fixtureGatewayVerbs holds templates whose verb grpc-gateway's parser
+// splits its own way: with an empty part after a variable ("::v"), and
+// in a last literal at its last colon, leaving an empty verb ("x:a:" is
+// the literal "x:a") or a literal that ends in a colon ("x::a" is the
+// literal "x:" and the verb "a").
+var fixtureGatewayVerbs = []rule{
+	{"GET", "/g/{x}::v", "EmptyPartVerb"},
+	{"GET", "/g/{x}:v", "Verb"},
+	{"GET", "/g/x:a:", "EmptyVerbLiteral"},
+	{"GET", "/g/x::a", "ColonLiteral"},
+	{"GET", "/g/*:b:c", "StarLiteral"},
+	{"GET", "/g/{y}:b:c", "StarVar"},
+	{"GET", "/h/a::", "ColonEnd"},
+	{"GET", "/:v", "RootVerb"},
+}
+
 func parse(tb testing.TB, s string) *httprule.Template {
 	tb.Helper()
 	tmpl, err := httprule.Parse(s)

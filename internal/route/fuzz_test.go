@@ -199,7 +199,7 @@ func (r *reference) lookupPath(method, path string) (best *Entry[string], vars [
 func fuzzTrees(tb testing.TB) (trees []*Tree[string], refs []*reference) {
 	for _, strict := range []bool{false, true} {
 		for _, fallback := range []bool{false, true} {
-			rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra, fixtureAfterDeep)
+			rules := slices.Concat(fixtureA, fixtureB, fixtureD, fixtureExtra, fixtureAfterDeep, fixtureGatewayVerbs)
 			if strict {
 				rules = append(rules, fixtureC[0]) // GET /**
 			}
@@ -244,6 +244,10 @@ func FuzzMatch(f *testing.F) {
 		{"GET", "/e/a/x/c"},
 		{"POST", "/e/a/b:go"},
 		{"GET", "/f/1/2/3/s/4"},
+		{"GET", "/g/abc::v"},
+		{"GET", "/g/x::a"},
+		{"GET", "/g/*:b:c"},
+		{"GET", "/h/a:"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -345,6 +349,7 @@ var fuzzVocabulary = []string{
 	"e", "v2", "v3", "v5", "v6", "v7", "c", "a", "z", "foo", "m", "n",
 	"", "abc", "%2F", "%2f", "%252F", "probes%2Fabc", "shelves%2F1%2Fbooks", "%3Aarchive", "Probes", ":archive", ":search", ":rename",
 	":batch", ":verb", ":verb2", ":go", ":do", ":custom", ":act", ":zzz", ":",
+	"g", "h", "q", "*", "x:a", "a:", ":v", "::v", ":a", "::a", ":b:c",
 }
 
 var fuzzMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "FOO"}

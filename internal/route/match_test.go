@@ -227,6 +227,28 @@ func TestMatchAfterDeep(t *testing.T) {
 	})
 }
 
+// TestMatchGatewayVerbs: the templates whose verb grpc-gateway's parser
+// splits its own way match the requests grpc-gateway routes to them: a
+// last literal and its verb are one text the request's last segment
+// equals, and a verb's empty part is a colon in the request.
+func TestMatchGatewayVerbs(t *testing.T) {
+	t.Parallel()
+	tree := newTree(t, false, fixtureGatewayVerbs)
+	runMatchCases(t, tree, []matchCase{
+		{name: "verb with an empty part", method: "GET", path: "/g/abc::v", want: "EmptyPartVerb", vars: vs{"x": "abc"}},
+		{name: "its last part alone", method: "GET", path: "/g/abc:v", want: "Verb", vars: vs{"x": "abc"}},
+		{name: "literal before an empty verb", method: "GET", path: "/g/x:a", want: "EmptyVerbLiteral"},
+		{name: "the empty verb is not in the request", method: "GET", path: "/g/x:a:"},
+		{name: "literal ending in a colon, then a verb", method: "GET", path: "/g/x::a", want: "ColonLiteral"},
+		{name: "the literal without its colon", method: "GET", path: "/g/x:"},
+		{name: "star and a colon are a literal", method: "GET", path: "/g/*:b:c", want: "StarLiteral"},
+		{name: "not a wildcard", method: "GET", path: "/g/q:b:c", want: "StarVar", vars: vs{"y": "q"}},
+		{name: "literal ending in a colon", method: "GET", path: "/h/a:", want: "ColonEnd"},
+		{name: "not without it", method: "GET", path: "/h/a"},
+		{name: "a root with a verb matches nothing", method: "GET", path: "/:v"},
+	})
+}
+
 // TestMatchStrictTrailingSlash covers Tree.StrictTrailingSlash: the
 // trailing empty segment is kept, as grpc-gateway does.
 func TestMatchStrictTrailingSlash(t *testing.T) {

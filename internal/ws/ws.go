@@ -53,10 +53,15 @@ func streaming(m *route.Match[*exchange.Endpoint]) bool {
 }
 
 // Serve runs x's streaming call over a WebSocket: x has its route and
-// binding.
+// binding. A rule that serves no request (its request plan's Refusal)
+// answers the handshake with that error.
 func Serve(x *exchange.Exchange) {
 	env, b := x.Env, x.Binding
 	if err := checkOrigin(x.R, env.WebSocketOrigins); err != nil {
+		x.Fail(err)
+		return
+	}
+	if err := b.Request.Refusal; err != nil {
 		x.Fail(err)
 		return
 	}

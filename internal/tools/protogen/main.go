@@ -4,7 +4,9 @@
 // protocompile, google/protobuf imports come from protocompile's standard
 // imports, google/api and google/rpc imports from the descriptors the genproto
 // Go packages register, and the plugins are built from the versions this
-// module's go.mod pins.
+// module's go.mod pins. It also writes internal/descsource/googleapis.binpb.gz,
+// the googleapis files protorest resolves .proto imports with (see
+// googleapisFile).
 //
 // Run it from this directory (scripts/genproto.sh does):
 //
@@ -45,22 +47,39 @@ func main() {
 	if *out == "" {
 		*out = *root
 	}
-	files := flag.Args()
-	if len(files) == 0 {
-		files = defaultFiles
-	}
-	if err := run(context.Background(), *root, *out, files, *check); err != nil {
+	if err := run(context.Background(), *root, *out, flag.Args(), *check); err != nil {
 		fmt.Fprintln(os.Stderr, "protogen:", err)
 		os.Exit(1)
 	}
 }
 
+// run generates files or, with none named, the repository's: the default
+// files and the googleapis set.
 func run(ctx context.Context, root, out string, files []string, check bool) error {
-	generated, err := generateAll(ctx, root, files)
+	var generated []*pluginpb.CodeGeneratorResponse_File
+	var err error
+	if len(files) == 0 {
+		generated, err = generateDefault(ctx, root)
+	} else {
+		generated, err = generateAll(ctx, root, files)
+	}
 	if err != nil {
 		return err
 	}
 	return generate.Update(out, generated, check, "scripts/genproto.sh")
+}
+
+// generateDefault generates the default files and the googleapis set.
+func generateDefault(ctx context.Context, root string) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	generated, err := generateAll(ctx, root, defaultFiles)
+	if err != nil {
+		return nil, err
+	}
+	set, err := googleapisFile()
+	if err != nil {
+		return nil, err
+	}
+	return append(generated, set), nil
 }
 
 // generateAll checks the runtime version, builds the plugins and generates.

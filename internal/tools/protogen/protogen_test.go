@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,10 +15,11 @@ import (
 
 const repoRoot = "../../.."
 
-// TestGeneratedCodeIsFresh regenerates every committed .pb.go into a
-// temporary directory and fails if a committed file differs or is missing.
+// TestGeneratedCodeIsFresh regenerates every committed .pb.go, and the
+// googleapis set, into a temporary directory and fails if a committed
+// file differs or is missing.
 func TestGeneratedCodeIsFresh(t *testing.T) {
-	files, err := generateAll(t.Context(), repoRoot, defaultFiles)
+	files, err := generateDefault(t.Context(), repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +77,36 @@ func TestGeneratedCodeIsFresh(t *testing.T) {
 	want := []string{"stale:   " + edited, "missing: " + removed}
 	if bad := generate.Stale(out, files); !slices.Equal(bad, want) {
 		t.Errorf("stale(edited output) = %q, want %q", bad, want)
+	}
+}
+
+// TestGoogleAPIsPackages: googleapis.go imports every Go package of
+// genproto's googleapis/api, googleapis/rpc and googleapis/type, so that
+// the set internal/descsource embeds holds every file they have.
+func TestGoogleAPIsPackages(t *testing.T) {
+	out, err := generate.GoCommand(t.Context(), ".", "list", "-f", "{{.ImportPath}}",
+		"google.golang.org/genproto/googleapis/api/...", "google.golang.org/genproto/googleapis/rpc/...",
+		"google.golang.org/genproto/googleapis/type/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "googleapis.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := map[string]bool{}
+	for _, spec := range f.Imports {
+		if spec.Name != nil && spec.Name.Name == "_" {
+			imported[strings.Trim(spec.Path.Value, `"`)] = true
+		}
+	}
+	want := strings.Fields(string(out))
+	for _, pkg := range want {
+		if !imported[pkg] {
+			t.Errorf("googleapis.go does not import %s", pkg)
+		}
+	}
+	if len(imported) != len(want) {
+		t.Errorf("googleapis.go imports %d packages, go list lists %d", len(imported), len(want))
 	}
 }
