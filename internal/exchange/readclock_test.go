@@ -19,12 +19,12 @@ import (
 
 // TestReadClock reads request bodies through a readClock on a real
 // server: a body that comes whole passes; one that stops gets the idle
-// error; one that trickles (a byte every 40 ms, each read well within the
+// error; one that trickles (a byte every 20 ms, each read well within the
 // idle timeout) gets the slow error once its budget (the idle timeout plus
 // 2 ms a byte) has passed.
 func TestReadClock(t *testing.T) {
 	t.Parallel()
-	const idle = 200 * time.Millisecond
+	const idle = 500 * time.Millisecond
 	type result struct {
 		n   int
 		err error
@@ -72,7 +72,7 @@ func TestReadClock(t *testing.T) {
 		if got := httperr.Status(res.err); got != http.StatusRequestTimeout || status.Code(res.err) != codes.DeadlineExceeded {
 			t.Fatalf("%d %v, want 408 DEADLINE_EXCEEDED", got, res.err)
 		}
-		if !strings.Contains(res.err.Error(), "no request body bytes for 200ms") {
+		if !strings.Contains(res.err.Error(), "no request body bytes for 500ms") {
 			t.Errorf("message %q", res.err)
 		}
 		if res.n != 3 || time.Since(start) < idle {
@@ -87,7 +87,7 @@ func TestReadClock(t *testing.T) {
 				if _, err := conn.Write([]byte("x")); err != nil {
 					return
 				}
-				time.Sleep(40 * time.Millisecond)
+				time.Sleep(20 * time.Millisecond)
 			}
 		})
 		if !errors.Is(res.err, errReadSlow) {
