@@ -38,6 +38,7 @@ service Rules {
   rpc NestedBody(Msg) returns (Msg) { option (google.api.http) = { post: "/v1/body/{name}" body: "inner.d" }; }
   rpc RepeatedPath(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/tags/{tags}" }; }
   rpc WellKnownPath(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/wkt/{ts}/{wrapped}" }; }
+  rpc IntoWellKnown(Msg) returns (Msg) { option (google.api.http) = { get: "/v1/wktpart/{ts.seconds}/{wrapped.value}" }; }
   rpc NestedResponseBody(Msg) returns (Msg) {
     option (google.api.http) = {
       get: "/v1/rb/{name}" response_body: "inner.s"
@@ -86,6 +87,7 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 		{"nested body", "POST", "/v1/body/n", `{"v":"x"}`, `{"name":"n","inner":{"d":{"v":"x"}}}`},
 		{"repeated path variable, comma-separated", "GET", "/v1/tags/a,b", "", `{"tags":["a","b"]}`},
 		{"well-known path variables", "GET", "/v1/wkt/2025-01-02T03:04:05Z/w", "", `{"ts":"2025-01-02T03:04:05Z","wrapped":"w"}`},
+		{"path variables into well-known types", "GET", "/v1/wktpart/5/w", "", `{"ts":"1970-01-01T00:00:05Z","wrapped":"w"}`},
 		{"nested response_body", "GET", "/v1/rb/n?inner.s=hi", "", `"hi"`},
 		{"nested response_body, unset", "GET", "/v1/rb/n", "", `""`},
 		{"nested message response_body", "GET", "/v1/rbd/n?inner.d.v=x", "", `{"v":"x"}`},
@@ -106,6 +108,13 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 			t.Errorf("%s: %s %s: %d %s, want 200 %s", tt.name, tt.method, tt.path, got.code, got.body, tt.want)
 		}
 	}
+	// A query parameter never overrides what the path binds, also when
+	// it names the well-known type the path goes into.
+	for _, q := range []string{"ts=2025-01-02T03:04:05Z", "ts.seconds=9", "ts.nanos=7", "wrapped=x"} {
+		if got := fetch(t, "GET", srv.URL+"/v1/wktpart/5/w?"+q, ""); got.code != 400 || !strings.Contains(got.body, "is bound by the path") {
+			t.Errorf("?%s on a path into a well-known type: %d %s, want 400", q, got.code, got.body)
+		}
+	}
 	// The rules without a pattern route nothing of their own; nor do the
 	// verb's colon and a root with a verb, as in grpc-gateway.
 	for _, tt := range []struct{ method, path string }{
@@ -124,7 +133,7 @@ func TestGRPCGatewayRulesServed(t *testing.T) {
 		"/v1/body/{name}", "/v1/colon/a:b/c:d", "/v1/deep/{name}/{inner.s}:go", "/v1/empty/{_segment}",
 		"/v1/emptyverb/{name}", "/v1/extra/{name}", "/v1/rb/{name}", "/v1/rbd/{name}", "/v1/rbstar/{name}",
 		"/v1/star/a*b/{name}:*", "/v1/tags/{tags}", "/v1/twice/{name}/{name_1}", "/v1/verbs/x::a", "/v1/verbs/x:a",
-		"/v1/verbs/{name}::v", "/v1/wkt/{ts}/{wrapped}",
+		"/v1/verbs/{name}::v", "/v1/wkt/{ts}/{wrapped}", "/v1/wktpart/{ts.seconds}/{wrapped.value}",
 	}
 	if got := slices.Sorted(maps.Keys(doc.Paths)); !slices.Equal(got, want) {
 		t.Errorf("OpenAPI paths %q\nwant %q", got, want)

@@ -23,8 +23,8 @@ type Field struct {
 
 // ResolveField resolves a dotted path (components are proto names or
 // json_names; a proto name is tried first) against md. Intermediate
-// components must be singular message fields (not well-known types with
-// a string form), or repeated or map fields of messages (a map's are
+// components must be singular message fields (well-known types included:
+// {ts.seconds}, as grpc-gateway serves it), or repeated or map fields of messages (a map's are
 // "key" and "value"): grpc-gateway generates a route for such a path
 // variable, which google/api/http.proto does not allow, and answers its
 // every request 400; the Field then refuses every value (see Refused).
@@ -59,7 +59,7 @@ func ResolveField(md protoreflect.MessageDescriptor, path []string) (*Field, err
 			if through == nil {
 				through = fd
 			}
-		} else if err := checkIntermediate(fd); err != nil {
+		} else if err := checkIntermediate(fd, true); err != nil {
 			return nil, fmt.Errorf("field %q: %w", prefix, err)
 		}
 		cur = fd.Message()
@@ -104,7 +104,7 @@ func BoundField(md protoreflect.MessageDescriptor, path []protoreflect.FieldDesc
 		if i == len(path)-1 {
 			break
 		}
-		if err := checkIntermediate(fd); err != nil {
+		if err := checkIntermediate(fd, false); err != nil {
 			return nil, fmt.Errorf("field %q: %w", dotted(path[:i+1]), err)
 		}
 		cur = fd.Message()
@@ -113,7 +113,10 @@ func BoundField(md protoreflect.MessageDescriptor, path []protoreflect.FieldDesc
 }
 
 // checkIntermediate reports why a field path cannot descend through fd.
-func checkIntermediate(fd protoreflect.FieldDescriptor) error {
+// A path variable may descend into a well-known type with a string form
+// (intoWellKnown: {ts.seconds}, which grpc-gateway serves); a body may
+// not.
+func checkIntermediate(fd protoreflect.FieldDescriptor, intoWellKnown bool) error {
 	switch {
 	case fd.IsMap():
 		return fmt.Errorf("%s is a map field; a path cannot descend into it", fd.Name())
@@ -121,7 +124,7 @@ func checkIntermediate(fd protoreflect.FieldDescriptor) error {
 		return fmt.Errorf("%s is a repeated field; a path cannot descend into it", fd.Name())
 	case fd.Message() == nil:
 		return fmt.Errorf("%s is a %s field, not a message", fd.Name(), fd.Kind())
-	case hasStringForm(fd.Message()):
+	case hasStringForm(fd.Message()) && !intoWellKnown:
 		return fmt.Errorf("%s is a %s, which is set as a whole from a string; a path cannot descend into it", fd.Name(), fd.Message().FullName())
 	}
 	return nil

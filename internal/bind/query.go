@@ -121,12 +121,17 @@ func buildMsgPlan(md protoreflect.MessageDescriptor, plans map[protoreflect.Full
 }
 
 // planPath maps a resolved field path onto q's plans, or returns nil if
-// the path leaves them.
+// the path leaves them. A path into a well-known type that the query sets
+// whole from a string ({ts.seconds}) maps to that field: a parameter
+// naming it would override the path.
 func (q *Query) planPath(path []protoreflect.FieldDescriptor) []*fieldPlan {
 	out := make([]*fieldPlan, 0, len(path))
 	p := q.root
 	for _, fd := range path {
 		if p == nil {
+			if n := len(out); n > 0 && out[n-1].fd.Message() != nil && hasStringForm(out[n-1].fd.Message()) {
+				return out
+			}
 			return nil
 		}
 		var found *fieldPlan
