@@ -163,7 +163,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	r.Pattern = ep.Pattern
 	ci, observed := CallInfoFromContext(r.Context())
 	if observed {
-		ci.Route = ep.Route.(*Route)
+		ci.Route = (*Route)(ep.Route)
 	}
 	if ep.Handler != nil {
 		g.serveCustom(w, r, &m, ep)

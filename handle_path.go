@@ -35,7 +35,7 @@ func (g *Gateway) handlePath(method, template string, h http.HandlerFunc, doc Ro
 	if err != nil {
 		return fmt.Errorf("protorest: HandlePath %s %q: %w", method, template, err)
 	}
-	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: newRoute(method, template, nil), Summary: doc.Summary, Description: doc.Description}
+	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: exchange.NewRoute(method, template, nil), Summary: doc.Summary, Description: doc.Description}
 	for _, v := range tmpl.Variables {
 		ep.Vars = append(ep.Vars, exchange.Var{Name: strings.Join(v.FieldPath, "."), Multi: tmpl.MultiSegment(v)})
 	}

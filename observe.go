@@ -30,21 +30,13 @@ type Route struct {
 	ClientStreams, ServerStreams bool
 }
 
-func newRoute(method, template string, b *exchange.Binding) *Route {
-	rt := &Route{Method: method, Template: template, Pattern: method + " " + template}
-	if b != nil {
-		rt.FullMethod, rt.ClientStreams, rt.ServerStreams = b.FullMethod, b.ClientStreams, b.ServerStreams
-	}
-	return rt
-}
-
 // RouteFromContext returns the route of the call whose context ctx is or
 // derives from: in-process, the context the interceptors, the stats
 // handler and the method see; or any context holding a CallInfo the
 // gateway has routed. (A custom route's handler has r.Pattern.)
 func RouteFromContext(ctx context.Context) (*Route, bool) {
-	if rt, ok := ctx.Value(exchange.RouteKey{}).(*Route); ok {
-		return rt, true
+	if rt, ok := ctx.Value(exchange.RouteKey{}).(*exchange.Route); ok {
+		return (*Route)(rt), true
 	}
 	if ci, ok := CallInfoFromContext(ctx); ok && ci.Route != nil {
 		return ci.Route, true

@@ -206,7 +206,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		Method:   method,
 		Template: tmpl,
 		Name:     string(md.FullName()) + " in " + md.ParentFile().Path(),
-		Value:    &exchange.Endpoint{Pattern: path, Binding: b, Route: newRoute(method, path, b)},
+		Value:    &exchange.Endpoint{Pattern: path, Binding: b, Route: exchange.NewRoute(method, path, b)},
 	}, nil
 }
 
