@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/gzhttp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/compress"
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/cors"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/health"
@@ -38,7 +41,7 @@ import (
 // and registering while it serves is also safe (new routes appear
 // atomically), though not ordered with requests in flight.
 type Gateway struct {
-	cfg      config
+	cfg      config.Config
 	env      exchange.Env   // what every request reads
 	json     *codec.JSON    // the built-in JSON codec
 	resolver *resolve.Types // the gateway's types, then the remote backends'
@@ -47,6 +50,9 @@ type Gateway struct {
 	streamInterceptor   grpc.StreamServerInterceptor
 	compressed          http.Handler // serve behind WithCompression's wrapper, or nil
 	routingErrorHandler ErrorHandler // answers requests no route matched
+
+	misconfigured error     // the options' mistakes, or nil
+	reported      sync.Once // misconfigured has been reported
 
 	loadMu sync.Mutex // serialises RegisterRemote and Reload loads
 
@@ -65,56 +71,82 @@ var _ interface {
 
 // NewGateway returns a Gateway configured by opts.
 func NewGateway(opts ...Option) *Gateway {
-	g := &Gateway{cfg: defaultConfig()}
+	g := &Gateway{cfg: config.Default()}
 	for _, o := range opts {
 		o.apply(&g.cfg)
 	}
-	g.resolver = resolve.New(g.cfg.types)
-	g.env = g.cfg.env
-	g.json = &codec.JSON{MarshalOptions: g.cfg.marshal, UnmarshalOptions: g.cfg.unmarshal, MaxDepth: g.cfg.maxDepth, MaxBytes: g.env.Render.MaxBody}
+	c := &g.cfg
+	g.resolver = resolve.New(c.Codecs.Types)
+	g.json = &codec.JSON{MarshalOptions: c.Codecs.Marshal, UnmarshalOptions: c.Codecs.Unmarshal, MaxDepth: c.Limits.MaxJSONDepth, MaxBytes: c.Response.MaxBytes}
 	if g.json.MarshalOptions.Resolver == nil {
 		g.json.MarshalOptions.Resolver = g.resolver
 	}
 	if g.json.UnmarshalOptions.Resolver == nil {
 		g.json.UnmarshalOptions.Resolver = g.resolver
 	}
+	c.Binding.JSON = g.json
 	statusJSON := protojson.MarshalOptions{Resolver: g.resolver}
-	errorHandler := g.cfg.errorHandler
+	errorHandler := c.Errors.Handler
 	if errorHandler == nil {
 		errorHandler = func(w http.ResponseWriter, _ *http.Request, err error) { httperr.Write(w, err, statusJSON) }
 	}
-	g.env.PanicHook = g.cfg.panicHook
-	if g.env.PanicHook == nil {
-		g.env.PanicHook = func(method string, v any, stack []byte) {
+	e := &g.env
+	e.MaxBody = c.Limits.MaxBody
+	e.MaxURLBytes, e.MaxHeaders, e.MaxQueryParams = c.Limits.MaxURLBytes, c.Limits.MaxHeaders, c.Limits.MaxQueryParams
+	e.ReadIdleTimeout, e.StreamIdleTimeout = c.Limits.ReadIdleTimeout, c.Limits.StreamIdleTimeout
+	e.WebSocketOrigins = c.WebSocketOrigins
+	e.Stats = c.Invocation.Stats
+	e.Headers = c.Headers
+	e.PanicHook = c.Errors.PanicHook
+	if e.PanicHook == nil {
+		e.PanicHook = func(method string, v any, stack []byte) {
 			slog.Error("protorest: panic in method handler", "method", method, "panic", v, "stack", string(stack))
 		}
 	}
-	g.env.Formats = negotiate.NewFormats(g.json, g.cfg.codecs)
-	g.env.Render.ErrorHandler = observeErrors(errorHandler)
-	g.env.Render.Headers = &g.env.Headers
-	g.env.Render.StatusJSON = statusJSON
-	g.env.Render.Types = g.resolver
-	routingErrorHandler := g.cfg.routingErrorHandler
+	e.Formats = negotiate.NewFormats(g.json, c.Codecs.Extra)
+	e.Render = render.Config{
+		ErrorHandler: observeErrors(errorHandler),
+		Headers:      &e.Headers,
+		StatusJSON:   statusJSON,
+		StreamError:  c.Errors.StreamError,
+		Hooks:        c.Response.Hooks,
+		Types:        g.resolver,
+		MaxBody:      c.Response.MaxBytes,
+		WriteTimeout: c.Response.WriteTimeout,
+	}
+	routingErrorHandler := c.Errors.RoutingHandler
 	if routingErrorHandler == nil {
 		routingErrorHandler = errorHandler
 	}
 	g.routingErrorHandler = observeErrors(routingErrorHandler)
-	if n := g.cfg.bufferedResponseBudget(); n > 0 {
-		g.env.Render.Budget = render.NewBudget(n, freeResponseBytes, g.cfg.bufferedResponseWait)
+	if n := c.Response.MaxBuffered; n > 0 {
+		e.Render.Budget = render.NewBudget(n, config.FreeResponseBytes, c.Response.BufferedWait)
 	}
-	g.interceptor = invoke.ChainUnary(g.cfg.unary)
-	g.streamInterceptor = invoke.ChainStream(g.cfg.stream)
-	g.routes.StrictTrailingSlash = g.cfg.strictSlash
-	g.routes.EncodedSlashFallback = g.cfg.slashFallback
-	if g.cfg.compress != nil {
-		g.compressed = g.cfg.compress(http.HandlerFunc(g.serve))
-	}
-	for _, h := range g.cfg.health {
-		if err := g.HandlePath(http.MethodGet, h.path, (&health.Endpoint{
-			Client: h.client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler,
-		}).ServeHTTP); err != nil {
-			panic("protorest: WithHealthEndpoint: " + err.Error())
+	g.interceptor = invoke.ChainUnary(c.Invocation.Unary)
+	g.streamInterceptor = invoke.ChainStream(c.Invocation.Stream)
+	g.routes.StrictTrailingSlash = c.Routing.StrictSlash
+	g.routes.EncodedSlashFallback = c.Routing.SlashFallback
+	if c.Compression != nil {
+		minSize := c.Compression.MinSize
+		if minSize <= 0 {
+			minSize = gzhttp.DefaultMinSize
 		}
+		wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(minSize))
+		if err != nil {
+			c.Errs = append(c.Errs, errors.New("protorest: WithCompression: "+err.Error()))
+		} else {
+			g.compressed = wrap(http.HandlerFunc(g.serve))
+		}
+	}
+	for _, h := range c.Health {
+		if err := g.handlePath(http.MethodGet, h.Path, (&health.Endpoint{
+			Client: h.Client, Metadata: e.Headers.Metadata, Marshal: g.json.Marshal, Fail: e.Render.ErrorHandler,
+		}).ServeHTTP, RouteDoc{}); err != nil {
+			c.Errs = append(c.Errs, errors.New("protorest: WithHealthEndpoint("+h.Path+"): "+strings.TrimPrefix(err.Error(), "protorest: ")))
+		}
+	}
+	if len(c.Errs) > 0 {
+		g.misconfigured = errors.Join(c.Errs...)
 	}
 	return g
 }
@@ -126,6 +158,10 @@ func NewGateway(opts ...Option) *Gateway {
 // order: route, negotiate, bind, invoke, render (the exchange's sink),
 // errors (the error handler).
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.misconfigured != nil {
+		g.refuse(w, r)
+		return
+	}
 	if g.compressed != nil {
 		g.compressed.ServeHTTP(w, r)
 		return
@@ -142,7 +178,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		g.env.Render.ErrorHandler(w, r, err)
 		return
 	}
-	if g.cfg.cors != nil {
+	if g.cfg.CORS != nil {
 		if cors.Origin(r) == "" {
 			if h := w.Header(); h["Vary"] == nil {
 				h["Vary"] = varyOrigin[:1:1]
@@ -210,7 +246,7 @@ func (g *Gateway) routingError(w http.ResponseWriter, r *http.Request, t *route.
 // (gzip, zstd); otherwise it is the body as sent.
 func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*exchange.Endpoint], ep *exchange.Endpoint) {
 	for i, v := range ep.Vars {
-		val, err := bind.Unescape(m.RawVar(i), v.Name, v.Multi, g.cfg.unescape)
+		val, err := bind.Unescape(m.RawVar(i), v.Name, v.Multi, g.cfg.Binding.Unescape)
 		if err != nil {
 			g.env.Render.ErrorHandler(w, r, err)
 			return
@@ -240,4 +276,54 @@ func (g *Gateway) replace(drop, entries []*route.Entry[*exchange.Endpoint], drop
 		return fmt.Errorf("protorest: service %s", twice)
 	}
 	return err
+}
+
+// refuse answers a request to a misconfigured gateway: 500 INTERNAL,
+// the mistakes reported once to the panic hook, or else to slog.
+func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request) {
+	g.reported.Do(func() {
+		if h := g.cfg.Errors.PanicHook; h != nil {
+			h("", g.misconfigured, nil)
+			return
+		}
+		slog.Error("protorest: the gateway is misconfigured; every request gets 500", "err", g.misconfigured)
+	})
+	g.env.Render.ErrorHandler(w, r, status.Error(codes.Internal, "the gateway is misconfigured"))
+}
+
+// serveDecoded serves r with h, its body decoded as its Content-Encoding
+// says (compress.DecodeRequest): a custom route's, under WithCompression.
+func (g *Gateway) serveDecoded(w http.ResponseWriter, r *http.Request, h http.HandlerFunc) {
+	body, err := compress.DecodeRequest(w, r)
+	if err != nil {
+		g.env.Render.ErrorHandler(w, r, err)
+		return
+	}
+	if body != nil {
+		defer body.Close()
+	}
+	h(w, r)
+}
+
+// varyOrigin is the Vary header of a response to a same-origin request,
+// shared: net/http only reads it, and a capacity of 1 makes an append
+// copy it.
+var varyOrigin = []string{"Origin"}
+
+// crossOrigin applies the CORS policy to r, a request with an Origin: it
+// answers a preflight (and returns nil), or returns the writer that
+// answers the request.
+func (g *Gateway) crossOrigin(w http.ResponseWriter, r *http.Request, t *route.Tree[*exchange.Endpoint], path string) http.ResponseWriter {
+	if !cors.IsPreflight(r) {
+		return g.cfg.CORS.Actual(w, r)
+	}
+	methods := t.Allowed(path)
+	if len(methods) == 0 {
+		g.routingError(w, r, t, path)
+		return nil
+	}
+	if err := g.cfg.CORS.Preflight(w, r, methods); err != nil {
+		g.env.Render.ErrorHandler(w, r, err)
+	}
+	return nil
 }

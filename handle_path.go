@@ -24,6 +24,9 @@ import (
 // coding gets 415. It returns an error for a template that does not parse
 // or a route that conflicts with another.
 func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error {
+	if g.misconfigured != nil {
+		return g.misconfigured
+	}
 	return g.handlePath(method, template, h, RouteDoc{})
 }
 

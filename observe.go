@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
 )
 
@@ -140,5 +141,5 @@ func (s *observedSink) Finish(err error, header, trailer metadata.MD) {
 // grpc.ClientConn (grpc.WithStatsHandler), which the gateway does not
 // touch.
 func WithStatsHandler(h stats.Handler) Option {
-	return optionFunc(func(c *config) { c.env.Stats = h })
+	return optionFunc(func(c *config.Config) { c.Invocation.Stats = h })
 }

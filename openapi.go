@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/route"
@@ -25,7 +26,9 @@ type OpenAPIInfo struct {
 // WithOpenAPIInfo sets the info and servers of the OpenAPI document
 // (Gateway.OpenAPI).
 func WithOpenAPIInfo(info OpenAPIInfo) Option {
-	return optionFunc(func(c *config) { c.openapi = info })
+	return optionFunc(func(c *config.Config) {
+		c.OpenAPI.Title, c.OpenAPI.Version, c.OpenAPI.Description, c.OpenAPI.Servers = info.Title, info.Version, info.Description, info.Servers
+	})
 }
 
 // WithOpenAPIComments documents in the OpenAPI document the services of
@@ -38,7 +41,7 @@ func WithOpenAPIInfo(info OpenAPIInfo) Option {
 // takes the comment of the declaration of the same full name in files;
 // descriptors with source info of their own keep theirs.
 func WithOpenAPIComments(files ...protoreflect.FileDescriptor) Option {
-	return optionFunc(func(c *config) { c.openapiComments = append(c.openapiComments, files...) })
+	return optionFunc(func(c *config.Config) { c.OpenAPI.Comments = append(c.OpenAPI.Comments, files...) })
 }
 
 // OpenAPIFormat is a serialization of the OpenAPI document.
@@ -91,6 +94,9 @@ type RouteDoc struct {
 // HandleDocumentedPath is HandlePath, with what the OpenAPI document says
 // of the route.
 func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
+	if g.misconfigured != nil {
+		return g.misconfigured
+	}
 	return g.handlePath(method, template, h, doc)
 }
 
@@ -99,14 +105,9 @@ func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFu
 func (g *Gateway) openapiDoc() *openapi.Served {
 	return g.openapi.Get(g.routes.Version(), func() ([]byte, uint64) {
 		entries, version := g.routes.Entries()
-		return openapi.Build(openapiRoutes(entries), openapi.Options{
-			Title:       g.cfg.openapi.Title,
-			Version:     g.cfg.openapi.Version,
-			Description: g.cfg.openapi.Description,
-			Servers:     g.cfg.openapi.Servers,
-			Comments:    g.cfg.openapiComments,
-			JSON:        g.json.MarshalOptions,
-		}), version
+		opts := g.cfg.OpenAPI
+		opts.JSON = g.json.MarshalOptions
+		return openapi.Build(openapiRoutes(entries), opts), version
 	})
 }
 

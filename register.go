@@ -9,14 +9,31 @@ import (
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httprule"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 )
+
+// WithFiles sets where RegisterService looks up service descriptors. The
+// default is protoregistry.GlobalFiles, which generated code fills.
+func WithFiles(files *protoregistry.Files) Option {
+	return optionFunc(func(c *config.Config) { c.Registration.Files = files })
+}
+
+// WithAutoMapping routes the methods that have no google.api.http rule
+// too: each answers POST /package.Service/Method with the whole request
+// message as the body, as grpc-gateway's generate_unbound_methods does.
+// Methods with a rule keep only their rule's routes. By default they are
+// not routed.
+func WithAutoMapping() Option {
+	return optionFunc(func(c *config.Config) { c.Registration.AutoMap = true })
+}
 
 // RegisterService exposes the methods of a generated service that carry
 // google.api.http rules; it is what pb.RegisterXxxServer(gw, impl) calls.
@@ -36,13 +53,16 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) {
 }
 
 func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
+	if g.misconfigured != nil {
+		return g.misconfigured
+	}
 	if impl != nil && desc.HandlerType != nil {
 		ht := reflect.TypeOf(desc.HandlerType).Elem()
 		if st := reflect.TypeOf(impl); !st.Implements(ht) {
 			return fmt.Errorf("protorest: RegisterService found the handler of type %v that does not satisfy %v", st, ht)
 		}
 	}
-	d, err := g.cfg.files.FindDescriptorByName(protoreflect.FullName(desc.ServiceName))
+	d, err := g.cfg.Registration.Files.FindDescriptorByName(protoreflect.FullName(desc.ServiceName))
 	if err != nil {
 		return fmt.Errorf("protorest: service %s: no descriptor (import its generated package, or pass WithFiles): %w", desc.ServiceName, err)
 	}
@@ -97,7 +117,7 @@ func (g *Gateway) registerService(desc *grpc.ServiceDesc, impl any) error {
 // checkSuccessStatus fails when WithSuccessStatus names a method of sd
 // that sd does not have.
 func (g *Gateway) checkSuccessStatus(sd protoreflect.ServiceDescriptor) error {
-	for name := range g.cfg.successStatus {
+	for name := range g.cfg.Response.SuccessStatus {
 		service, method, _ := strings.Cut(strings.TrimPrefix(name, "/"), "/")
 		if service == string(sd.FullName()) && sd.Methods().ByName(protoreflect.Name(method)) == nil {
 			return fmt.Errorf("protorest: WithSuccessStatus(%q): service %s has no method %q", strings.TrimPrefix(name, "/"), service, method)
@@ -125,7 +145,7 @@ func (g *Gateway) methodEntries(md protoreflect.MethodDescriptor, c caller) ([]*
 		return nil, fmt.Errorf("protorest: %s: %s: %w", md.ParentFile().Path(), md.FullName(), err)
 	}
 	if rule == nil {
-		if !g.cfg.autoMap {
+		if !g.cfg.Registration.AutoMap {
 			return nil, nil
 		}
 		rule = &annotations.HttpRule{
@@ -163,16 +183,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 	if err != nil {
 		return nil, err
 	}
-	req, err := bind.NewRequest(md.Input(), method, tmpl, r.GetBody(), bind.RequestOptions{
-		Query: bind.QueryOptions{
-			IgnoreUnknown: g.cfg.ignoreUnknown,
-			Ignored:       g.cfg.ignoredQuery,
-			LiteralPlus:   g.cfg.literalPlus,
-		},
-		DeriveMask: g.cfg.deriveMask,
-		Unescape:   g.cfg.unescape,
-		JSON:       g.json,
-	})
+	req, err := bind.NewRequest(md.Input(), method, tmpl, r.GetBody(), g.cfg.Binding)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +199,7 @@ func (g *Gateway) newBinding(md protoreflect.MethodDescriptor, r *annotations.Ht
 		responseBody = fds[0]
 	}
 	name := fullMethod(md)
-	code, ok := g.cfg.successStatus[name]
+	code, ok := g.cfg.Response.SuccessStatus[name]
 	if !ok {
 		code = 200
 	}

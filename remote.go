@@ -150,6 +150,9 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // that wraps ErrNotLoaded, requests that no route matches get 503
 // UNAVAILABLE naming the cause, and a later Reload picks the routes up.
 func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterface, opts ...RemoteOption) error {
+	if g.misconfigured != nil {
+		return g.misconfigured
+	}
 	cfg := remoteConfig{}
 	WithReflection().applyRemote(&cfg)
 	for _, o := range opts {
