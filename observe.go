@@ -2,13 +2,10 @@ package protorest
 
 import (
 	"context"
-	"net/http"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
@@ -69,60 +66,26 @@ type CallInfo struct {
 	MessagesReceived, MessagesSent int
 }
 
-type callInfoKey struct{}
-
 // NewCallInfoContext returns ctx holding ci, for the gateway to fill in.
 func NewCallInfoContext(ctx context.Context, ci *CallInfo) context.Context {
-	return context.WithValue(ctx, callInfoKey{}, ci)
+	return exchange.NewRecorderContext(ctx, (*callRecorder)(ci))
 }
 
 // CallInfoFromContext returns the CallInfo ctx holds, if any.
 func CallInfoFromContext(ctx context.Context) (*CallInfo, bool) {
-	ci, ok := ctx.Value(callInfoKey{}).(*CallInfo)
-	return ci, ok
+	rec, _ := exchange.RecorderFrom(ctx)
+	ci, ok := rec.(*callRecorder)
+	return (*CallInfo)(ci), ok
 }
 
-// observeErrors wraps h to record each error it answers in the request's
-// CallInfo, if it has one: errors before a call (routing, limits,
-// binding) reach only the error handler.
-func observeErrors(h ErrorHandler) ErrorHandler {
-	return func(w http.ResponseWriter, r *http.Request, err error) {
-		if ci, ok := CallInfoFromContext(r.Context()); ok {
-			ci.Err, ci.Code = err, status.Code(err)
-		}
-		h(w, r, err)
-	}
-}
+// callRecorder fills in a CallInfo as the gateway tells it what becomes
+// of the request (exchange.Recorder).
+type callRecorder CallInfo
 
-// observeCall is the exchange's Observe hook for a request with a
-// CallInfo: the call's responses and outcome go through a sink that
-// counts and records them.
-func observeCall(ci *CallInfo) func(*exchange.Exchange) {
-	return func(x *exchange.Exchange) {
-		x.Sink = &observedSink{Sink: x.Sink, ci: ci, x: x}
-	}
-}
-
-// observedSink records what passes to the exchange's sink in a CallInfo.
-type observedSink struct {
-	exchange.Sink
-	ci *CallInfo
-	x  *exchange.Exchange
-}
-
-func (s *observedSink) Send(msg proto.Message, header metadata.MD) error {
-	err := s.Sink.Send(msg, header)
-	if err == nil {
-		s.ci.MessagesSent++
-	}
-	return err
-}
-
-func (s *observedSink) Finish(err error, header, trailer metadata.MD) {
-	s.ci.Err, s.ci.Code = err, status.Code(err)
-	s.ci.MessagesReceived = s.x.Received
-	s.Sink.Finish(err, header, trailer)
-}
+func (c *callRecorder) Routed(rt *exchange.Route) { c.Route = (*Route)(rt) }
+func (c *callRecorder) Sent()                     { c.MessagesSent++ }
+func (c *callRecorder) Received(n int)            { c.MessagesReceived = n }
+func (c *callRecorder) Ended(err error)           { c.Err, c.Code = err, status.Code(err) }
 
 // WithStatsHandler has h told about every in-process call as a
 // grpc.Server's stats handler (grpc.StatsHandler) is: TagRPC, then

@@ -7,9 +7,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/config"
-	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/openapi"
-	"github.com/protorest/protorest/internal/route"
 )
 
 // OpenAPIInfo is what the OpenAPI document says of itself: info.title
@@ -69,7 +66,7 @@ const (
 // cached: registering costs nothing more. The bytes returned are the
 // caller's.
 func (g *Gateway) OpenAPI() []byte {
-	return slices.Clone(g.openapiDoc().JSON)
+	return slices.Clone(g.gw.OpenAPI().JSON)
 }
 
 // OpenAPIHandler serves the OpenAPI document in format f, with a strong
@@ -81,48 +78,6 @@ func (g *Gateway) OpenAPI() []byte {
 //		protorest.RouteDoc{Summary: "This API's OpenAPI document."})
 func (g *Gateway) OpenAPIHandler(f OpenAPIFormat) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g.openapiDoc().Serve(w, r, f == OpenAPIYAML)
+		g.gw.OpenAPI().Serve(w, r, f == OpenAPIYAML)
 	})
-}
-
-// RouteDoc documents a custom route in the OpenAPI document.
-type RouteDoc struct {
-	Summary     string // one line
-	Description string // CommonMark
-}
-
-// HandleDocumentedPath is HandlePath, with what the OpenAPI document says
-// of the route.
-func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
-	if g.misconfigured != nil {
-		return g.misconfigured
-	}
-	return g.handlePath(method, template, h, doc)
-}
-
-// openapiDoc returns the document of the routes as they are, building it
-// when they changed since the last one.
-func (g *Gateway) openapiDoc() *openapi.Served {
-	return g.openapi.Get(g.routes.Version(), func() ([]byte, uint64) {
-		entries, version := g.routes.Entries()
-		opts := g.cfg.OpenAPI
-		opts.JSON = g.json.MarshalOptions
-		return openapi.Build(openapiRoutes(entries), opts), version
-	})
-}
-
-// openapiRoutes are the table's entries as the document builder takes
-// them.
-func openapiRoutes(entries []*route.Entry[*exchange.Endpoint]) []openapi.Route {
-	routes := make([]openapi.Route, 0, len(entries))
-	for _, e := range entries {
-		r := openapi.Route{Method: e.Method, Template: e.Template}
-		if b := e.Value.Binding; b != nil {
-			r.Rule = &openapi.Rule{Method: b.Method, FullMethod: b.FullMethod, Binding: b.Index, Request: b.Request, Response: b.Response}
-		} else {
-			r.Summary, r.Description = e.Value.Summary, e.Value.Description
-		}
-		routes = append(routes, r)
-	}
-	return routes
 }

@@ -21,7 +21,7 @@ type Endpoint struct {
 
 	Binding *Binding
 
-	Handler http.HandlerFunc
+	Handler http.Handler
 	Vars    []Var // the custom route's variables, in template order
 	// Summary and Description document the custom route in the OpenAPI
 	// document.
