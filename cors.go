@@ -37,14 +37,12 @@ type CORS struct {
 // WithCORS answers cross-origin requests from the pages of c's origins.
 // A preflight (OPTIONS with Access-Control-Request-Method) is answered
 // from the route table, before any 405: 204 with exactly the methods the
-// path's routes serve, the requested headers that are allowed, and
+// path's routes serve, the allowed requested headers and
 // Access-Control-Max-Age; 403 PERMISSION_DENIED for an origin not
 // allowed, 404 for a path with no routes. Other requests from an allowed
-// origin get Access-Control-Allow-Origin and -Expose-Headers; from any
-// other, none, so that the browser keeps the response from the page.
-// Responses carry Vary: Origin. By default there are no CORS headers. An
-// origin that is not one, or "*" with AllowCredentials, is an error (see
-// Option).
+// origin get Access-Control-Allow-Origin and -Expose-Headers, and every
+// response Vary: Origin. By default there are no CORS headers. An origin
+// that is not one, or "*" with AllowCredentials, is an error (see Option).
 func WithCORS(c CORS) Option {
 	return optionFunc(func(cfg *config.Config) {
 		p, err := cors.New(cors.Config(c))

@@ -90,19 +90,12 @@ func (c *callRecorder) Ended(err error)           { c.Err, c.Code = err, status.
 // WithStatsHandler has h told about every in-process call as a
 // grpc.Server's stats handler (grpc.StatsHandler) is: TagRPC, then
 // InHeader, Begin, InPayload and OutPayload per message, OutHeader,
-// OutTrailer and End, from the goroutines a grpc.Server would use. The
-// context TagRPC returns is the one the interceptors and the method see,
-// so otelgrpc.NewServerHandler() gives in-process calls the same spans
-// and metrics as calls through a grpc.Server, children of the span of a
-// tracer wrapping the gateway (otelhttp). There is no transport and
-// nothing is compressed: a payload is reported as a grpc.Server reports
-// an uncompressed one, with the message's proto size as Length and
-// CompressedLength, and that plus the 5-byte gRPC message header as
-// WireLength.
-//
-// Calls to remote backends are reported by the stats handler of their
-// grpc.ClientConn (grpc.WithStatsHandler), which the gateway does not
-// touch.
+// OutTrailer and End. The context TagRPC returns is the one the
+// interceptors and the method see, so that otelgrpc.NewServerHandler()
+// gives in-process calls the spans and metrics of a grpc.Server's.
+// Payloads are reported as a grpc.Server reports uncompressed ones. Calls
+// to remote backends are reported by their grpc.ClientConn's stats
+// handler. By default there is none.
 func WithStatsHandler(h stats.Handler) Option {
 	return optionFunc(func(c *config.Config) { c.Invocation.Stats = h })
 }

@@ -71,22 +71,13 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 
 // WithMaxBackendMessageBytes limits each message the gateway receives
 // from the backend (a unary response, each message of a stream) to n
-// bytes of its protobuf encoding: grpc-go refuses a longer one from its
-// length, before reading it, and the client gets what a response over
-// WithMaxResponseBytes gets: 500 INTERNAL "response too large" (in-band
-// in a stream that has started), not grpc-go's RESOURCE_EXHAUSTED, whose
-// 429 would tell it to retry. A backend that answers RESOURCE_EXHAUSTED
-// itself still gets 429.
-//
-// The limit is set on each call (grpc.MaxCallRecvMsgSize), so it takes
-// the place of the connection's own (grpc.WithDefaultCallOptions). The
-// default is WithMaxResponseBytes's n: a binary response is the
-// backend's bytes, and JSON is most often larger than they are; a
-// response whose body is smaller than its message (a response_body
-// field, JSON of many zeros, fields the descriptors do not know) is
-// refused all the same past n, and needs a larger limit here. n <= 0
-// sets none, leaving the connection's limit (grpc-go's default is
-// 4 MiB), as a WithMaxResponseBytes of no limit does.
+// bytes of its protobuf encoding: grpc-go refuses a longer one before
+// reading it, and the client gets 500 INTERNAL "response too large", as
+// past WithMaxResponseBytes (in-band once a stream has started), not
+// grpc-go's RESOURCE_EXHAUSTED, whose 429 would have it retry. The limit
+// is set on each call (grpc.MaxCallRecvMsgSize), in place of the
+// connection's own. The default is WithMaxResponseBytes's n; n <= 0 sets
+// none, leaving the connection's (grpc-go's default is 4 MiB).
 func WithMaxBackendMessageBytes(n int) RemoteOption {
 	return remoteOptionFunc(func(c *remote.Options) { c.MaxMessage, c.MaxMessageSet = max(n, 0), true })
 }
@@ -116,8 +107,9 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // call returns: an interceptor that keeps the message must clone it.
 //
 // Unlike RegisterService it returns its errors: descriptors that cannot
-// be loaded, rules that cannot be served, or routes that conflict. It
-// registers all of the services or none. Reload reads the descriptors
+// be loaded, rules that cannot be served, routes that conflict, or the
+// options' mistakes (see Option). It registers all of the services or
+// none. Reload reads the descriptors
 // again and swaps the backend's routes.
 //
 // A call that does not reach the backend (grpc-go finds no connection to
