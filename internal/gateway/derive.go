@@ -29,17 +29,48 @@ import (
 func New(cfg *config.Config) *Gateway {
 	g := &Gateway{cfg: cfg}
 	types := resolve.New(cfg.Codecs.Types)
-	g.json = &codec.JSON{MarshalOptions: cfg.Codecs.Marshal, UnmarshalOptions: cfg.Codecs.Unmarshal,
-		MaxDepth: cfg.Limits.MaxJSONDepth, MaxBytes: cfg.Response.MaxBytes}
-	if g.json.MarshalOptions.Resolver == nil {
-		g.json.MarshalOptions.Resolver = types
-	}
-	if g.json.UnmarshalOptions.Resolver == nil {
-		g.json.UnmarshalOptions.Resolver = types
-	}
+	g.json = newJSON(cfg, types)
 	cfg.Binding.JSON = g.json
 	cfg.OpenAPI.JSON = g.json.MarshalOptions
+	g.deriveEnv(types)
+	g.unary = invoke.ChainUnary(cfg.Invocation.Unary)
+	g.stream = invoke.ChainStream(cfg.Invocation.Stream)
+	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
+	g.routes.EncodedSlashFallback = cfg.Routing.SlashFallback
+	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
+	g.head = g.edgeChain()
+	for _, h := range cfg.Health {
+		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
+		if err := g.handlePath(http.MethodGet, h.Path, endpoint, "", ""); err != nil {
+			cfg.Errs = append(cfg.Errs, errors.New("protorest: WithHealthEndpoint("+h.Path+"): "+strings.TrimPrefix(err.Error(), "protorest: ")))
+		}
+	}
+	if len(cfg.Errs) > 0 {
+		g.err = errors.Join(cfg.Errs...)
+		g.head = edge.Refuse(g.err, g.reportMistakes, g.env.Render.ErrorHandler)
+	}
+	return g
+}
 
+// newJSON is the gateway's JSON codec: the options', resolving Any with
+// types unless they name a resolver.
+func newJSON(cfg *config.Config, types *resolve.Types) *codec.JSON {
+	j := &codec.JSON{MarshalOptions: cfg.Codecs.Marshal, UnmarshalOptions: cfg.Codecs.Unmarshal,
+		MaxDepth: cfg.Limits.MaxJSONDepth, MaxBytes: cfg.Response.MaxBytes}
+	if j.MarshalOptions.Resolver == nil {
+		j.MarshalOptions.Resolver = types
+	}
+	if j.UnmarshalOptions.Resolver == nil {
+		j.UnmarshalOptions.Resolver = types
+	}
+	return j
+}
+
+// deriveEnv sets what every request reads: the Env, with the error
+// handlers (the default writes google.rpc.Status with types), and the
+// routing error handler. Both tell a request's Recorder the error.
+func (g *Gateway) deriveEnv(types *resolve.Types) {
+	cfg := g.cfg
 	statusJSON := protojson.MarshalOptions{Resolver: types}
 	errorHandler := cfg.Errors.Handler
 	if errorHandler == nil {
@@ -81,38 +112,26 @@ func New(cfg *config.Config) *Gateway {
 	if n := cfg.Response.MaxBuffered; n > 0 {
 		g.env.Render.Budget = render.NewBudget(n, config.FreeResponseBytes, cfg.Response.BufferedWait)
 	}
-	g.unary = invoke.ChainUnary(cfg.Invocation.Unary)
-	g.stream = invoke.ChainStream(cfg.Invocation.Stream)
-	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
-	g.routes.EncodedSlashFallback = cfg.Routing.SlashFallback
-	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
+}
 
+// edgeChain is the chain of layers around the router, each only when its
+// feature is on, the first outermost.
+func (g *Gateway) edgeChain() http.Handler {
 	fail := g.env.Render.ErrorHandler
 	var compress edge.Layer
-	if cfg.Compression != nil {
+	if c := g.cfg.Compression; c != nil {
 		var err error
-		if compress, err = edge.Compress(cfg.Compression.MinSize); err != nil {
-			cfg.Errs = append(cfg.Errs, errors.New("protorest: WithCompression: "+err.Error()))
+		if compress, err = edge.Compress(c.MinSize); err != nil {
+			g.cfg.Errs = append(g.cfg.Errs, errors.New("protorest: WithCompression: "+err.Error()))
 		}
 	}
-	g.head = edge.Chain(http.HandlerFunc(g.serve),
+	return edge.Chain(http.HandlerFunc(g.serve),
 		compress,                 // WithCompression: responses compressed
 		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
-		edge.CORS(cfg.CORS, g.allowed, fail),
+		edge.CORS(g.cfg.CORS, g.allowed, fail),
 		// The protocol switch of Connect and gRPC-Web (issue 23) goes
 		// here, before routing.
 	)
-	for _, h := range cfg.Health {
-		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: fail}
-		if err := g.handlePath(http.MethodGet, h.Path, endpoint, "", ""); err != nil {
-			cfg.Errs = append(cfg.Errs, errors.New("protorest: WithHealthEndpoint("+h.Path+"): "+strings.TrimPrefix(err.Error(), "protorest: ")))
-		}
-	}
-	if len(cfg.Errs) > 0 {
-		g.err = errors.Join(cfg.Errs...)
-		g.head = edge.Refuse(g.err, g.reportMistakes, fail)
-	}
-	return g
 }
 
 // reportMistakes tells the panic hook of the options' mistakes, or else
