@@ -1,12 +1,11 @@
 package protorest
 
 import (
-	"net/http"
+	"errors"
 	"time"
 
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/cors"
-	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/route"
 )
 
 // CORS says which pages from other origins may call the API from a
@@ -38,42 +37,19 @@ type CORS struct {
 // WithCORS answers cross-origin requests from the pages of c's origins.
 // A preflight (OPTIONS with Access-Control-Request-Method) is answered
 // from the route table, before any 405: 204 with exactly the methods the
-// path's routes serve, the requested headers that are allowed, and
-// Access-Control-Max-Age. A preflight from an origin not allowed gets 403
-// PERMISSION_DENIED; a path with no routes, 404. Other requests from an
-// allowed origin are served with Access-Control-Allow-Origin and
-// Access-Control-Expose-Headers; from any other origin, without them, so
-// that the browser keeps the response from the page. Responses carry
-// Vary: Origin. By default the gateway sends no CORS headers, and
-// browsers allow only same-origin pages. WithCORS panics on an origin
-// that is not one, and on "*" with AllowCredentials.
+// path's routes serve, the allowed requested headers and
+// Access-Control-Max-Age; 403 PERMISSION_DENIED for an origin not
+// allowed, 404 for a path with no routes. Other requests from an allowed
+// origin get Access-Control-Allow-Origin and -Expose-Headers, and every
+// response Vary: Origin. By default there are no CORS headers. An origin
+// that is not one, or "*" with AllowCredentials, is an error (see Option).
 func WithCORS(c CORS) Option {
-	p, err := cors.New(cors.Config(c))
-	if err != nil {
-		panic("protorest: WithCORS: " + err.Error())
-	}
-	return optionFunc(func(cfg *config) { cfg.cors = p })
-}
-
-// varyOrigin is the Vary header of a response to a same-origin request,
-// shared: net/http only reads it, and a capacity of 1 makes an append
-// copy it.
-var varyOrigin = []string{"Origin"}
-
-// crossOrigin applies the CORS policy to r, a request with an Origin: it
-// answers a preflight (and returns nil), or returns the writer that
-// answers the request.
-func (g *Gateway) crossOrigin(w http.ResponseWriter, r *http.Request, t *route.Tree[*exchange.Endpoint], path string) http.ResponseWriter {
-	if !cors.IsPreflight(r) {
-		return g.cfg.cors.Actual(w, r)
-	}
-	methods := t.Allowed(path)
-	if len(methods) == 0 {
-		g.routingError(w, r, t, path)
-		return nil
-	}
-	if err := g.cfg.cors.Preflight(w, r, methods); err != nil {
-		g.env.Render.ErrorHandler(w, r, err)
-	}
-	return nil
+	return optionFunc(func(cfg *config.Config) {
+		p, err := cors.New(cors.Config(c))
+		if err != nil {
+			cfg.Errs = append(cfg.Errs, errors.New("protorest: WithCORS: "+err.Error()))
+			return
+		}
+		cfg.CORS = p
+	})
 }

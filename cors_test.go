@@ -2,6 +2,7 @@ package protorest_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -94,14 +95,11 @@ func TestCORS(t *testing.T) {
 			{AllowedOrigins: []string{"app.example.com/x"}},
 			{AllowedOrigins: []string{"https://[*.example"}},
 		} {
-			func() {
-				defer func() {
-					if v := recover(); v == nil || !strings.Contains(v.(string), "WithCORS") {
-						t.Errorf("%+v: recovered %v", c, v)
-					}
-				}()
-				protorest.WithCORS(c)
-			}()
+			// The mistake is the gateway's first use's error, not a panic.
+			err := protorest.NewGateway(protorest.WithCORS(c)).HandlePath("GET", "/x", func(http.ResponseWriter, *http.Request) {})
+			if err == nil || !strings.Contains(err.Error(), "WithCORS") {
+				t.Errorf("%+v: HandlePath: %v", c, err)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/httperr"
 )
 
@@ -35,6 +36,14 @@ func DefaultErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	httperr.Write(w, err, protojson.MarshalOptions{})
 }
 
+// WithErrorHandler replaces the function that writes every error response:
+// errors from methods, and the gateway's own (no route, wrong method, bad
+// input, limits). The default is DefaultErrorHandler, with the gateway's
+// types (WithTypes).
+func WithErrorHandler(h ErrorHandler) Option {
+	return optionFunc(func(c *config.Config) { c.Errors.Handler = h })
+}
+
 // WithRoutingErrorHandler sets the function that answers a request no
 // route matched, before any method is chosen: 404 NOT_FOUND, 405 (code
 // UNIMPLEMENTED, with the Allow header already set), and 503 UNAVAILABLE
@@ -43,20 +52,26 @@ func DefaultErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
 // WithRoutingErrorHandler, given the error instead of the HTTP status.
 // The default is the gateway's error handler (WithErrorHandler).
 func WithRoutingErrorHandler(h ErrorHandler) Option {
-	return optionFunc(func(c *config) { c.routingErrorHandler = h })
+	return optionFunc(func(c *config.Config) { c.Errors.RoutingHandler = h })
 }
 
 // WithStreamErrorHandler sets the status of an error that ends a server
-// stream, as grpc-gateway's WithStreamErrorHandler does, with the request
-// as argument: after the response started, the in-band error record
-// ({"error":…} or an SSE error event), the Grpc-Status and Grpc-Message
-// trailers, and a WebSocket's close frame; before, the ordinary error
-// response the error handler writes (grpc-gateway writes an {"error":…}
-// record there too). It may hide a message or add details; nil keeps the
-// error's own status. The gateway's own errors with an HTTP status of
-// their own (a limit) do not reach it. By default the status is the
-// error's own, as for every error (status.Convert, context errors as
-// CANCELLED and DEADLINE_EXCEEDED).
+// stream, as grpc-gateway's WithStreamErrorHandler does, given the
+// request: once the response has started, the in-band error record (or
+// SSE error event), the Grpc-Status and Grpc-Message trailers and a
+// WebSocket's close frame carry it; before, the error handler's response
+// does. It may hide a message or add details; nil keeps the error's own
+// status. The gateway's own errors with an HTTP status of their own (a
+// limit) do not reach it. By default the status is the error's own.
 func WithStreamErrorHandler(h func(r *http.Request, err error) *status.Status) Option {
-	return optionFunc(func(c *config) { c.env.Render.StreamError = h })
+	return optionFunc(func(c *config.Config) { c.Errors.StreamError = h })
+}
+
+// WithPanicHook is called with the method, the value and the stack of
+// every panic the gateway recovers from a method handler or from its own
+// request path (the client gets 500 INTERNAL), and with the options'
+// mistakes at a misconfigured gateway's first request. By default they
+// are logged with log/slog.
+func WithPanicHook(h func(method string, value any, stack []byte)) Option {
+	return optionFunc(func(c *config.Config) { c.Errors.PanicHook = h })
 }

@@ -1,14 +1,6 @@
 package protorest
 
-import (
-	"fmt"
-	"net/http"
-	"strings"
-
-	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/httprule"
-	"github.com/protorest/protorest/internal/route"
-)
+import "net/http"
 
 // HandlePath serves requests for method and a path template with the
 // same syntax as google.api.http ("/files/{id}", "/ui/{path=**}",
@@ -22,31 +14,24 @@ import (
 // bounds it itself (the body limit is the methods'); under
 // WithCompression a gzip or zstd body is decoded for it, and another
 // coding gets 415. It returns an error for a template that does not parse
-// or a route that conflicts with another.
+// or a route that conflicts with another, and the options' mistakes (see
+// Option).
 func (g *Gateway) HandlePath(method, template string, h http.HandlerFunc) error {
-	return g.handlePath(method, template, h, RouteDoc{})
+	return g.HandleDocumentedPath(method, template, h, RouteDoc{})
 }
 
-func (g *Gateway) handlePath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
-	if method == "" || h == nil {
-		return fmt.Errorf("protorest: HandlePath(%q, %q): method and handler are required", method, template)
+// RouteDoc documents a custom route in the OpenAPI document.
+type RouteDoc struct {
+	Summary     string // one line
+	Description string // CommonMark
+}
+
+// HandleDocumentedPath is HandlePath, with what the OpenAPI document says
+// of the route.
+func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
+	var handler http.Handler
+	if h != nil {
+		handler = h
 	}
-	tmpl, err := httprule.Parse(template)
-	if err != nil {
-		return fmt.Errorf("protorest: HandlePath %s %q: %w", method, template, err)
-	}
-	ep := &exchange.Endpoint{Pattern: template, Handler: h, Route: newRoute(method, template, nil), Summary: doc.Summary, Description: doc.Description}
-	for _, v := range tmpl.Variables {
-		ep.Vars = append(ep.Vars, exchange.Var{Name: strings.Join(v.FieldPath, "."), Multi: tmpl.MultiSegment(v)})
-	}
-	e := &route.Entry[*exchange.Endpoint]{
-		Method:   method,
-		Template: tmpl,
-		Name:     "HandlePath",
-		Value:    ep,
-	}
-	if err := g.add([]*route.Entry[*exchange.Endpoint]{e}); err != nil {
-		return fmt.Errorf("protorest: %w", err)
-	}
-	return nil
+	return g.gw.HandlePath(method, template, handler, doc.Summary, doc.Description)
 }

@@ -1,12 +1,21 @@
 package protorest_test
 
 import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"go/version"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -297,6 +306,111 @@ func TestModuleOlder(t *testing.T) {
 	} {
 		if got := moduleOlder(tt.a, tt.b); got != tt.want {
 			t.Errorf("moduleOlder(%s, %s) = %v", tt.a, tt.b, got)
+		}
+	}
+}
+
+// TestRootFilesFormADAG: no file of the root package needs a file that
+// needs it back. A file needs another when it uses an identifier (a type,
+// a function, a method, a field) that the other declares; the test builds
+// that graph with go/types, from the package's non-test files, and fails
+// on a cycle, naming its files and an identifier for each step.
+func TestRootFilesFormADAG(t *testing.T) {
+	t.Parallel()
+	// The imports' export data, as the go command builds it.
+	out, err := goCommand("list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	exports := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, file, _ := strings.Cut(line, "\t")
+		exports[path] = file
+	}
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		if exports[path] == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(exports[path])
+	})}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	pkg, err := conf.Check("github.com/protorest/protorest", fset, files, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// needs[a][b] is an identifier file a uses that file b declares.
+	needs := map[string]map[string]string{}
+	for id, obj := range info.Uses {
+		if obj.Pkg() != pkg || !obj.Pos().IsValid() {
+			continue
+		}
+		from, to := fset.Position(id.Pos()).Filename, fset.Position(obj.Pos()).Filename
+		if from == to {
+			continue
+		}
+		if needs[from] == nil {
+			needs[from] = map[string]string{}
+		}
+		needs[from][to] = id.Name
+	}
+	if len(needs) == 0 {
+		t.Fatal("no file uses another's declarations: the graph was not built")
+	}
+
+	// A depth-first search: a file met again while it is on the path
+	// closes a cycle.
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path []string
+	var visit func(f string)
+	visit = func(f string) {
+		state[f] = onPath
+		path = append(path, f)
+		next := slices.Sorted(maps.Keys(needs[f]))
+		for _, g := range next {
+			switch state[g] {
+			case onPath:
+				cycle := path[slices.Index(path, g):]
+				var steps []string
+				for i, a := range cycle {
+					b := g
+					if i+1 < len(cycle) {
+						b = cycle[i+1]
+					}
+					steps = append(steps, fmt.Sprintf("%s needs %s (%s)", a, b, needs[a][b]))
+				}
+				t.Errorf("the root package's files form a cycle: %s", strings.Join(steps, ", "))
+			case unseen:
+				visit(g)
+			}
+		}
+		path = path[:len(path)-1]
+		state[f] = done
+	}
+	for _, f := range slices.Sorted(maps.Keys(needs)) {
+		if state[f] == unseen {
+			visit(f)
 		}
 	}
 }

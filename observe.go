@@ -2,14 +2,12 @@ package protorest
 
 import (
 	"context"
-	"net/http"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
 )
 
@@ -30,21 +28,13 @@ type Route struct {
 	ClientStreams, ServerStreams bool
 }
 
-func newRoute(method, template string, b *exchange.Binding) *Route {
-	rt := &Route{Method: method, Template: template, Pattern: method + " " + template}
-	if b != nil {
-		rt.FullMethod, rt.ClientStreams, rt.ServerStreams = b.FullMethod, b.ClientStreams, b.ServerStreams
-	}
-	return rt
-}
-
 // RouteFromContext returns the route of the call whose context ctx is or
 // derives from: in-process, the context the interceptors, the stats
 // handler and the method see; or any context holding a CallInfo the
 // gateway has routed. (A custom route's handler has r.Pattern.)
 func RouteFromContext(ctx context.Context) (*Route, bool) {
-	if rt, ok := ctx.Value(exchange.RouteKey{}).(*Route); ok {
-		return rt, true
+	if rt, ok := ctx.Value(exchange.RouteKey{}).(*exchange.Route); ok {
+		return (*Route)(rt), true
 	}
 	if ci, ok := CallInfoFromContext(ctx); ok && ci.Route != nil {
 		return ci.Route, true
@@ -76,77 +66,36 @@ type CallInfo struct {
 	MessagesReceived, MessagesSent int
 }
 
-type callInfoKey struct{}
-
 // NewCallInfoContext returns ctx holding ci, for the gateway to fill in.
 func NewCallInfoContext(ctx context.Context, ci *CallInfo) context.Context {
-	return context.WithValue(ctx, callInfoKey{}, ci)
+	return exchange.NewRecorderContext(ctx, (*callRecorder)(ci))
 }
 
 // CallInfoFromContext returns the CallInfo ctx holds, if any.
 func CallInfoFromContext(ctx context.Context) (*CallInfo, bool) {
-	ci, ok := ctx.Value(callInfoKey{}).(*CallInfo)
-	return ci, ok
+	rec, _ := exchange.RecorderFrom(ctx)
+	ci, ok := rec.(*callRecorder)
+	return (*CallInfo)(ci), ok
 }
 
-// observeErrors wraps h to record each error it answers in the request's
-// CallInfo, if it has one: errors before a call (routing, limits,
-// binding) reach only the error handler.
-func observeErrors(h ErrorHandler) ErrorHandler {
-	return func(w http.ResponseWriter, r *http.Request, err error) {
-		if ci, ok := CallInfoFromContext(r.Context()); ok {
-			ci.Err, ci.Code = err, status.Code(err)
-		}
-		h(w, r, err)
-	}
-}
+// callRecorder fills in a CallInfo as the gateway tells it what becomes
+// of the request (exchange.Recorder).
+type callRecorder CallInfo
 
-// observeCall is the exchange's Observe hook for a request with a
-// CallInfo: the call's responses and outcome go through a sink that
-// counts and records them.
-func observeCall(ci *CallInfo) func(*exchange.Exchange) {
-	return func(x *exchange.Exchange) {
-		x.Sink = &observedSink{Sink: x.Sink, ci: ci, x: x}
-	}
-}
-
-// observedSink records what passes to the exchange's sink in a CallInfo.
-type observedSink struct {
-	exchange.Sink
-	ci *CallInfo
-	x  *exchange.Exchange
-}
-
-func (s *observedSink) Send(msg proto.Message, header metadata.MD) error {
-	err := s.Sink.Send(msg, header)
-	if err == nil {
-		s.ci.MessagesSent++
-	}
-	return err
-}
-
-func (s *observedSink) Finish(err error, header, trailer metadata.MD) {
-	s.ci.Err, s.ci.Code = err, status.Code(err)
-	s.ci.MessagesReceived = s.x.Received
-	s.Sink.Finish(err, header, trailer)
-}
+func (c *callRecorder) Routed(rt *exchange.Route) { c.Route = (*Route)(rt) }
+func (c *callRecorder) Sent()                     { c.MessagesSent++ }
+func (c *callRecorder) Received(n int)            { c.MessagesReceived = n }
+func (c *callRecorder) Ended(err error)           { c.Err, c.Code = err, status.Code(err) }
 
 // WithStatsHandler has h told about every in-process call as a
 // grpc.Server's stats handler (grpc.StatsHandler) is: TagRPC, then
 // InHeader, Begin, InPayload and OutPayload per message, OutHeader,
-// OutTrailer and End, from the goroutines a grpc.Server would use. The
-// context TagRPC returns is the one the interceptors and the method see,
-// so otelgrpc.NewServerHandler() gives in-process calls the same spans
-// and metrics as calls through a grpc.Server, children of the span of a
-// tracer wrapping the gateway (otelhttp). There is no transport and
-// nothing is compressed: a payload is reported as a grpc.Server reports
-// an uncompressed one, with the message's proto size as Length and
-// CompressedLength, and that plus the 5-byte gRPC message header as
-// WireLength.
-//
-// Calls to remote backends are reported by the stats handler of their
-// grpc.ClientConn (grpc.WithStatsHandler), which the gateway does not
-// touch.
+// OutTrailer and End. The context TagRPC returns is the one the
+// interceptors and the method see, so that otelgrpc.NewServerHandler()
+// gives in-process calls the spans and metrics of a grpc.Server's.
+// Payloads are reported as a grpc.Server reports uncompressed ones. Calls
+// to remote backends are reported by their grpc.ClientConn's stats
+// handler. By default there is none.
 func WithStatsHandler(h stats.Handler) Option {
-	return optionFunc(func(c *config) { c.env.Stats = h })
+	return optionFunc(func(c *config.Config) { c.Invocation.Stats = h })
 }

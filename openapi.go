@@ -6,9 +6,7 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/protorest/protorest/internal/exchange"
-	"github.com/protorest/protorest/internal/openapi"
-	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/config"
 )
 
 // OpenAPIInfo is what the OpenAPI document says of itself: info.title
@@ -25,7 +23,9 @@ type OpenAPIInfo struct {
 // WithOpenAPIInfo sets the info and servers of the OpenAPI document
 // (Gateway.OpenAPI).
 func WithOpenAPIInfo(info OpenAPIInfo) Option {
-	return optionFunc(func(c *config) { c.openapi = info })
+	return optionFunc(func(c *config.Config) {
+		c.OpenAPI.Title, c.OpenAPI.Version, c.OpenAPI.Description, c.OpenAPI.Servers = info.Title, info.Version, info.Description, info.Servers
+	})
 }
 
 // WithOpenAPIComments documents in the OpenAPI document the services of
@@ -38,7 +38,7 @@ func WithOpenAPIInfo(info OpenAPIInfo) Option {
 // takes the comment of the declaration of the same full name in files;
 // descriptors with source info of their own keep theirs.
 func WithOpenAPIComments(files ...protoreflect.FileDescriptor) Option {
-	return optionFunc(func(c *config) { c.openapiComments = append(c.openapiComments, files...) })
+	return optionFunc(func(c *config.Config) { c.OpenAPI.Comments = append(c.OpenAPI.Comments, files...) })
 }
 
 // OpenAPIFormat is a serialization of the OpenAPI document.
@@ -66,7 +66,7 @@ const (
 // cached: registering costs nothing more. The bytes returned are the
 // caller's.
 func (g *Gateway) OpenAPI() []byte {
-	return slices.Clone(g.openapiDoc().JSON)
+	return slices.Clone(g.gw.OpenAPI().JSON)
 }
 
 // OpenAPIHandler serves the OpenAPI document in format f, with a strong
@@ -78,50 +78,6 @@ func (g *Gateway) OpenAPI() []byte {
 //		protorest.RouteDoc{Summary: "This API's OpenAPI document."})
 func (g *Gateway) OpenAPIHandler(f OpenAPIFormat) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g.openapiDoc().Serve(w, r, f == OpenAPIYAML)
+		g.gw.OpenAPI().Serve(w, r, f == OpenAPIYAML)
 	})
-}
-
-// RouteDoc documents a custom route in the OpenAPI document.
-type RouteDoc struct {
-	Summary     string // one line
-	Description string // CommonMark
-}
-
-// HandleDocumentedPath is HandlePath, with what the OpenAPI document says
-// of the route.
-func (g *Gateway) HandleDocumentedPath(method, template string, h http.HandlerFunc, doc RouteDoc) error {
-	return g.handlePath(method, template, h, doc)
-}
-
-// openapiDoc returns the document of the routes as they are, building it
-// when they changed since the last one.
-func (g *Gateway) openapiDoc() *openapi.Served {
-	return g.openapi.Get(g.routes.Version(), func() ([]byte, uint64) {
-		entries, version := g.routes.Entries()
-		return openapi.Build(openapiRoutes(entries), openapi.Options{
-			Title:       g.cfg.openapi.Title,
-			Version:     g.cfg.openapi.Version,
-			Description: g.cfg.openapi.Description,
-			Servers:     g.cfg.openapi.Servers,
-			Comments:    g.cfg.openapiComments,
-			JSON:        g.json.MarshalOptions,
-		}), version
-	})
-}
-
-// openapiRoutes are the table's entries as the document builder takes
-// them.
-func openapiRoutes(entries []*route.Entry[*exchange.Endpoint]) []openapi.Route {
-	routes := make([]openapi.Route, 0, len(entries))
-	for _, e := range entries {
-		r := openapi.Route{Method: e.Method, Template: e.Template}
-		if b := e.Value.Binding; b != nil {
-			r.Rule = &openapi.Rule{Method: b.Method, FullMethod: b.FullMethod, Binding: b.Index, Request: b.Request, Response: b.Response}
-		} else {
-			r.Summary, r.Description = e.Value.Summary, e.Value.Description
-		}
-		routes = append(routes, r)
-	}
-	return routes
 }

@@ -2,49 +2,32 @@ package protorest
 
 import (
 	"context"
-	"crypto/sha256"
-	"errors"
-	"slices"
 
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/dynamicpb"
 
-	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/descsource"
-	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/remote"
-	"github.com/protorest/protorest/internal/route"
-	"github.com/protorest/protorest/internal/wirescan"
 )
 
 // A RemoteOption configures RegisterRemote: where the backend's
 // descriptors come from. The default is gRPC server reflection, for every
 // service the backend lists.
 type RemoteOption interface {
-	applyRemote(*remoteConfig)
+	applyRemote(*remote.Options)
 }
 
-type remoteOptionFunc func(*remoteConfig)
+type remoteOptionFunc func(*remote.Options)
 
-func (f remoteOptionFunc) applyRemote(c *remoteConfig) { f(c) }
-
-type remoteConfig struct {
-	load    func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error)
-	pending bool
-
-	maxMessage    int // WithMaxBackendMessageBytes
-	maxMessageSet bool
-}
+func (f remoteOptionFunc) applyRemote(o *remote.Options) { f(o) }
 
 // WithReflection reads the backend's descriptors with gRPC server
 // reflection (grpc.reflection.v1, falling back to v1alpha): the named
 // services, or with none every service it lists (except reflection and
 // health). This is the default.
 func WithReflection(services ...string) RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) {
-		c.load = func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error) {
+	return remoteOptionFunc(func(c *remote.Options) {
+		c.Load = func(ctx context.Context, conn grpc.ClientConnInterface) (*descsource.Set, error) {
 			return descsource.FromReflection(ctx, conn, services...)
 		}
 	})
@@ -54,8 +37,8 @@ func WithReflection(services ...string) RemoteOption {
 // google.protobuf.FileDescriptorSet (buf build -o set.binpb, or protoc
 // --descriptor_set_out --include_imports): the named services, or all.
 func WithDescriptorSetFile(path string, services ...string) RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) {
-		c.load = func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error) {
+	return remoteOptionFunc(func(c *remote.Options) {
+		c.Load = func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error) {
 			return descsource.FromDescriptorSetFile(path, services...)
 		}
 	})
@@ -69,8 +52,8 @@ func WithDescriptorSetFile(path string, services ...string) RemoteOption {
 // well-known types and every google/api, google/rpc and google/type file of
 // genproto's Go modules resolve without an import path.
 func WithProtoFiles(importPaths, files []string, services ...string) RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) {
-		c.load = func(ctx context.Context, _ grpc.ClientConnInterface) (*descsource.Set, error) {
+	return remoteOptionFunc(func(c *remote.Options) {
+		c.Load = func(ctx context.Context, _ grpc.ClientConnInterface) (*descsource.Set, error) {
 			return descsource.FromProtoFiles(ctx, importPaths, files, services...)
 		}
 	})
@@ -79,8 +62,8 @@ func WithProtoFiles(importPaths, files []string, services ...string) RemoteOptio
 // WithRemoteFiles takes the backend's descriptors from files the caller
 // already has: the named services, or all the services in files.
 func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) {
-		c.load = func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error) {
+	return remoteOptionFunc(func(c *remote.Options) {
+		c.Load = func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error) {
 			return descsource.FromFiles(files, services...)
 		}
 	})
@@ -88,24 +71,15 @@ func WithRemoteFiles(files *protoregistry.Files, services ...string) RemoteOptio
 
 // WithMaxBackendMessageBytes limits each message the gateway receives
 // from the backend (a unary response, each message of a stream) to n
-// bytes of its protobuf encoding: grpc-go refuses a longer one from its
-// length, before reading it, and the client gets what a response over
-// WithMaxResponseBytes gets: 500 INTERNAL "response too large" (in-band
-// in a stream that has started), not grpc-go's RESOURCE_EXHAUSTED, whose
-// 429 would tell it to retry. A backend that answers RESOURCE_EXHAUSTED
-// itself still gets 429.
-//
-// The limit is set on each call (grpc.MaxCallRecvMsgSize), so it takes
-// the place of the connection's own (grpc.WithDefaultCallOptions). The
-// default is WithMaxResponseBytes's n: a binary response is the
-// backend's bytes, and JSON is most often larger than they are; a
-// response whose body is smaller than its message (a response_body
-// field, JSON of many zeros, fields the descriptors do not know) is
-// refused all the same past n, and needs a larger limit here. n <= 0
-// sets none, leaving the connection's limit (grpc-go's default is
-// 4 MiB), as a WithMaxResponseBytes of no limit does.
+// bytes of its protobuf encoding: grpc-go refuses a longer one before
+// reading it, and the client gets 500 INTERNAL "response too large", as
+// past WithMaxResponseBytes (in-band once a stream has started), not
+// grpc-go's RESOURCE_EXHAUSTED, whose 429 would have it retry. The limit
+// is set on each call (grpc.MaxCallRecvMsgSize), in place of the
+// connection's own. The default is WithMaxResponseBytes's n; n <= 0 sets
+// none, leaving the connection's (grpc-go's default is 4 MiB).
 func WithMaxBackendMessageBytes(n int) RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) { c.maxMessage, c.maxMessageSet = max(n, 0), true })
+	return remoteOptionFunc(func(c *remote.Options) { c.MaxMessage, c.MaxMessageSet = max(n, 0), true })
 }
 
 // RegisterRemote routes the annotated methods of a gRPC backend reached
@@ -133,8 +107,9 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // call returns: an interceptor that keeps the message must clone it.
 //
 // Unlike RegisterService it returns its errors: descriptors that cannot
-// be loaded, rules that cannot be served, or routes that conflict. It
-// registers all of the services or none. Reload reads the descriptors
+// be loaded, rules that cannot be served, routes that conflict, or the
+// options' mistakes (see Option). It registers all of the services or
+// none. Reload reads the descriptors
 // again and swaps the backend's routes.
 //
 // A call that does not reach the backend (grpc-go finds no connection to
@@ -150,39 +125,24 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // that wraps ErrNotLoaded, requests that no route matches get 503
 // UNAVAILABLE naming the cause, and a later Reload picks the routes up.
 func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterface, opts ...RemoteOption) error {
-	cfg := remoteConfig{}
-	WithReflection().applyRemote(&cfg)
-	for _, o := range opts {
-		o.applyRemote(&cfg)
+	var o remote.Options
+	WithReflection().applyRemote(&o)
+	for _, opt := range opts {
+		opt.applyRemote(&o)
 	}
-	maxMessage := g.env.Render.MaxBody
-	if cfg.maxMessageSet {
-		maxMessage = cfg.maxMessage
-	}
-	rm := &backend{conn: conn, load: cfg.load, recv: remote.NewRecvLimit(maxMessage)}
-	err := g.loadRemote(ctx, rm)
-	if err != nil && !(cfg.pending && errors.Is(err, ErrNotLoaded)) {
-		return err
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if err != nil {
-		rm.err = err
-	}
-	g.remotes = append(g.remotes, rm)
-	return err
+	return g.gw.RegisterRemote(ctx, conn, o)
 }
 
 // WithPending keeps a backend registered when its descriptors cannot be
 // loaded yet; see RegisterRemote. Rules that cannot be served still fail.
 func WithPending() RemoteOption {
-	return remoteOptionFunc(func(c *remoteConfig) { c.pending = true })
+	return remoteOptionFunc(func(c *remote.Options) { c.Pending = true })
 }
 
 // ErrNotLoaded is wrapped by the errors of RegisterRemote and Reload when
 // a backend's descriptors could not be loaded (as opposed to loaded
 // descriptors whose rules cannot be served).
-var ErrNotLoaded = errors.New("protorest: backend descriptors not loaded")
+var ErrNotLoaded = remote.ErrNotLoaded
 
 // ErrBackendUnreachable is matched (errors.Is) by the error of a remote
 // call that did not reach its backend: its status is UNAVAILABLE
@@ -190,151 +150,11 @@ var ErrNotLoaded = errors.New("protorest: backend descriptors not loaded")
 // unwraps to grpc-go's error.
 var ErrBackendUnreachable = remote.ErrUnreachable
 
-// notLoadedError is a failure to load descriptors; the cause names where
-// they came from ("reflection: …", "descriptor set x.binpb: …").
-type notLoadedError struct{ err error }
-
-func (e notLoadedError) Error() string        { return "protorest: " + e.err.Error() }
-func (e notLoadedError) Unwrap() error        { return e.err }
-func (e notLoadedError) Is(target error) bool { return target == ErrNotLoaded }
-
-// backend is one RegisterRemote: how to load its descriptors, and what the
-// last load registered. Its fields are guarded by Gateway.mu.
-type backend struct {
-	conn     grpc.ClientConnInterface
-	recv     remote.RecvLimit
-	load     func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error)
-	entries  []*route.Entry[*exchange.Endpoint]
-	services []string
-	types    *dynamicpb.Types
-	err      error // why nothing is loaded yet, for a pending backend
-
-	fingerprint [sha256.Size]byte // of the descriptors loaded
-}
-
-// loadRemote loads rm's descriptors and swaps its routes and types for
-// the new ones. Loads are serialised, so that each starts from the routes
-// the last one left.
-func (g *Gateway) loadRemote(ctx context.Context, rm *backend) error {
-	g.loadMu.Lock()
-	defer g.loadMu.Unlock()
-	set, err := rm.load(ctx, rm.conn)
-	if err != nil {
-		return notLoadedError{err}
-	}
-	// Unchanged descriptors keep the routes and types they have: a reload
-	// on an interval or a reconnect costs no new plans.
-	sum := set.Fingerprint()
-	g.mu.Lock()
-	same := rm.entries != nil && sum == rm.fingerprint
-	g.mu.Unlock()
-	if same {
-		return nil
-	}
-	var entries []*route.Entry[*exchange.Endpoint]
-	var names []string
-	scans := wirescan.NewTypes(nil) // proto.Unmarshal's resolver, as codec.Proto's
-	for _, sd := range set.Services {
-		if err := g.checkSuccessStatus(sd); err != nil {
-			return err
-		}
-		names = append(names, string(sd.FullName()))
-		methods := sd.Methods()
-		for i := range methods.Len() {
-			es, err := g.methodEntries(methods.Get(i), remoteCaller(rm.conn, rm.recv, methods.Get(i), scans))
-			if err != nil {
-				return err
-			}
-			entries = append(entries, es...)
-		}
-	}
-	g.mu.Lock()
-	drop, dropServices := rm.entries, rm.services
-	g.mu.Unlock()
-	// The types go first, so that the new routes never render an Any of a
-	// new type as unknown.
-	types := dynamicpb.NewTypes(set.Files)
-	g.setRemoteTypes(rm, types)
-	if err := g.replace(drop, entries, dropServices, names); err != nil {
-		g.setRemoteTypes(rm, rm.types)
-		return err
-	}
-	g.mu.Lock()
-	rm.entries, rm.services, rm.types, rm.err, rm.fingerprint = entries, names, types, nil, sum
-	g.mu.Unlock()
-	return nil
-}
-
-// remoteCaller calls md on the backend over conn, receiving messages
-// within recv: a unary rule's requests go as wire bytes where its plan
-// allows (scans compiles their types).
-func remoteCaller(conn grpc.ClientConnInterface, recv remote.RecvLimit, md protoreflect.MethodDescriptor, scans *wirescan.Types) caller {
-	if md.IsStreamingClient() || md.IsStreamingServer() {
-		inv := &remote.StreamMethod{Conn: conn, Recv: recv, Desc: grpc.StreamDesc{
-			ServerStreams: md.IsStreamingServer(),
-			ClientStreams: md.IsStreamingClient(),
-		}}
-		return caller{remote: true, invoker: func(*bind.Request) exchange.Invoker { return inv }}
-	}
-	return caller{remote: true, invoker: func(req *bind.Request) exchange.Invoker {
-		return &remote.UnaryMethod{Conn: conn, Recv: recv, Wire: remote.NewWirePlan(scans, req)}
-	}}
-}
-
-// setRemoteTypes gives the resolver the types of every backend, with
-// types for rm.
-func (g *Gateway) setRemoteTypes(rm *backend, types *dynamicpb.Types) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var all []*dynamicpb.Types
-	if !slices.Contains(g.remotes, rm) && types != nil {
-		all = append(all, types)
-	}
-	for _, r := range g.remotes {
-		t := r.types
-		if r == rm {
-			t = types
-		}
-		if t != nil {
-			all = append(all, t)
-		}
-	}
-	g.resolver.SetRemote(all)
-}
-
 // Reload reads the descriptors of every remote backend again and swaps
 // each backend's routes for the new ones atomically: requests in flight
 // finish on the routes they matched, later ones see the new routes, and
 // none sees a mix. A backend that fails to load keeps its old routes;
 // Reload returns the errors, joined.
 func (g *Gateway) Reload(ctx context.Context) error {
-	g.mu.Lock()
-	remotes := slices.Clone(g.remotes)
-	g.mu.Unlock()
-	var errs []error
-	for _, rm := range remotes {
-		err := g.loadRemote(ctx, rm)
-		if err != nil {
-			g.mu.Lock()
-			if rm.entries == nil {
-				rm.err = err
-			}
-			g.mu.Unlock()
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// pending reports whether a backend registered WithPending has no routes
-// yet.
-func (g *Gateway) pending() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, rm := range g.remotes {
-		if rm.err != nil {
-			return true
-		}
-	}
-	return false
+	return g.gw.Reload(ctx)
 }

@@ -154,8 +154,8 @@ func passThroughGateways(t testing.TB) (on, off *Gateway, be *rawBackend) {
 		}
 	}
 	plans := 0
-	for _, rm := range gws[1].remotes {
-		for _, e := range rm.entries {
+	for _, rm := range gws[1].gw.Backends() {
+		for _, e := range rm.Entries() {
 			if inv, ok := e.Value.Binding.Invoker.(*remote.UnaryMethod); ok && inv.Wire != nil {
 				plans++
 				inv.Wire = nil
@@ -171,8 +171,8 @@ func passThroughGateways(t testing.TB) (on, off *Gateway, be *rawBackend) {
 // inputType returns the input message type of a method the backend saw.
 func inputType(t testing.TB, g *Gateway, fullMethod string) protoreflect.MessageDescriptor {
 	t.Helper()
-	for _, rm := range g.remotes {
-		for _, e := range rm.entries {
+	for _, rm := range g.gw.Backends() {
+		for _, e := range rm.Entries() {
 			if b := e.Value.Binding; b.FullMethod == fullMethod {
 				return b.Request.Input
 			}
@@ -410,7 +410,7 @@ func TestRemotePassThrough(t *testing.T) {
 // transcodes it for the method's input.
 func jsonWire(t testing.TB, g *Gateway, fullMethod string, body []byte) []byte {
 	t.Helper()
-	wire, ok := g.json.AppendProto(nil, inputType(t, g, fullMethod), body)
+	wire, ok := g.gw.JSON().AppendProto(nil, inputType(t, g, fullMethod), body)
 	if !ok {
 		t.Fatalf("%s is not transcoded", body)
 	}

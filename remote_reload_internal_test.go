@@ -29,18 +29,18 @@ func TestReloadUnchangedKeepsRoutes(t *testing.T) {
 	if err := g.RegisterRemote(ctx, conn, WithDescriptorSetFile(path)); err != nil {
 		t.Fatal(err)
 	}
-	first := g.remotes[0].entries[0]
+	first := g.gw.Backends()[0].Entries()[0]
 	if err := g.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if g.remotes[0].entries[0] != first {
+	if g.gw.Backends()[0].Entries()[0] != first {
 		t.Error("a reload of the same descriptors replaced the routes")
 	}
 	descsourcetest.WriteSet(t, path, examplev1.File_examples_example_v1_example_proto, bookstorev1.File_examples_bookstore_v1_bookstore_proto)
 	if err := g.Reload(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if g.remotes[0].entries[0] == first || len(g.remotes[0].services) != 2 {
-		t.Errorf("a reload of changed descriptors kept the routes: %v", g.remotes[0].services)
+	if g.gw.Backends()[0].Entries()[0] == first || len(g.gw.Backends()[0].Services()) != 2 {
+		t.Errorf("a reload of changed descriptors kept the routes: %v", g.gw.Backends()[0].Services())
 	}
 }

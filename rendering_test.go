@@ -182,12 +182,11 @@ func TestResponseBodyNonMessageFields(t *testing.T) {
 
 func TestSuccessStatusMustBe2xx(t *testing.T) {
 	t.Parallel()
-	defer func() {
-		if v := recover(); v == nil || !strings.Contains(v.(string), "not a success status") {
-			t.Errorf("recovered %v", v)
-		}
-	}()
-	protorest.WithSuccessStatus("conf.v1.Probes/GetProbe", 0)
+	// The mistake is the gateway's first use's error, not a panic.
+	gw := protorest.NewGateway(protorest.WithSuccessStatus("conf.v1.Probes/GetProbe", 0))
+	if err := gw.HandlePath("GET", "/x", func(http.ResponseWriter, *http.Request) {}); err == nil || !strings.Contains(err.Error(), "not a success status") {
+		t.Errorf("HandlePath: %v", err)
+	}
 }
 
 func TestAcceptHeaderLinesCombine(t *testing.T) {

@@ -97,6 +97,22 @@ func New(c Config) (*Policy, error) {
 // without one is not cross-origin, and CORS leaves it alone.
 func Origin(r *http.Request) string { return r.Header.Get("Origin") }
 
+// varyOrigin is the Vary header VaryOrigin sets, shared: net/http only
+// reads it, and a capacity of 1 makes an append copy it.
+var varyOrigin = []string{"Origin"}
+
+// VaryOrigin adds Origin to h's Vary header, as a response to a request
+// without one must have under a CORS policy: the answer to the same
+// request with an Origin differs. A header without Vary gets a shared
+// slice, at no allocation.
+func VaryOrigin(h http.Header) {
+	if h["Vary"] == nil {
+		h["Vary"] = varyOrigin[:1:1]
+		return
+	}
+	h.Add("Vary", "Origin")
+}
+
 // IsPreflight reports whether r, which has an Origin, is a preflight: an
 // OPTIONS request that names the method it prepares.
 func IsPreflight(r *http.Request) bool {

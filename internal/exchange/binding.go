@@ -15,17 +15,35 @@ type Endpoint struct {
 	// Pattern is the template as registered, what ServeHTTP sets as
 	// r.Pattern.
 	Pattern string
-	// Route is the public description of the route (a *protorest.Route),
-	// what RouteKey finds in a call's context.
-	Route any
+	// Route describes the route to observers (protorest.Route), what
+	// RouteKey finds in a call's context.
+	Route *Route
 
 	Binding *Binding
 
-	Handler http.HandlerFunc
+	Handler http.Handler
 	Vars    []Var // the custom route's variables, in template order
 	// Summary and Description document the custom route in the OpenAPI
 	// document.
 	Summary, Description string
+}
+
+// A Route is what a request matched, as protorest.Route describes it;
+// the two types have the same fields, so that one converts to the other.
+type Route struct {
+	Method, Template, Pattern    string
+	FullMethod                   string
+	ClientStreams, ServerStreams bool
+}
+
+// NewRoute returns the route of method and template, calling b's method
+// (nil for a custom route).
+func NewRoute(method, template string, b *Binding) *Route {
+	rt := &Route{Method: method, Template: template, Pattern: method + " " + template}
+	if b != nil {
+		rt.FullMethod, rt.ClientStreams, rt.ServerStreams = b.FullMethod, b.ClientStreams, b.ServerStreams
+	}
+	return rt
 }
 
 // RouteKey is the context key under which a call's context answers its

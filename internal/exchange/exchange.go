@@ -76,10 +76,11 @@ type Exchange struct {
 
 	// Received counts the request messages decoded.
 	Received int
-	// Observe, if not nil, is called just before the call is made: an
-	// observer wraps the Sink there.
-	Observe func(x *Exchange)
+	// Recorder, if not nil, is told what passes to the Sink once the
+	// call is made.
+	Recorder Recorder
 
+	recorded recordedSink     // the Sink in front of the Sink, with a Recorder
 	unary    render.Unary     // the sink of a call with one response
 	one      one              // the source of a request with one message
 	limited  io.LimitedReader // the body within the limit, without an allocation
@@ -181,10 +182,11 @@ func (x *Exchange) decodeInput(msg proto.Message) error {
 	return nil
 }
 
-// Invoke makes the call, through the observer if there is one.
+// Invoke makes the call, telling the Recorder if there is one.
 func (x *Exchange) Invoke() {
-	if x.Observe != nil {
-		x.Observe(x)
+	if x.Recorder != nil {
+		x.recorded = recordedSink{Sink: x.Sink, x: x}
+		x.Sink = &x.recorded
 	}
 	x.Binding.Invoker.Invoke(x)
 }

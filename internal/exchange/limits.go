@@ -13,10 +13,10 @@ import (
 
 // Admit checks r against the limits on its target, its header lines and
 // its query parameters, before it is routed: an error (414, 431, 400)
-// when it is over one. path is r's escaped path.
-func (e *Env) Admit(r *http.Request, path string) error {
+// when it is over one.
+func (e *Env) Admit(r *http.Request) error {
 	switch {
-	case e.MaxURLBytes > 0 && targetLen(path, r.URL) > e.MaxURLBytes:
+	case e.MaxURLBytes > 0 && targetOver(r.URL, e.MaxURLBytes):
 		return httperr.New(http.StatusRequestURITooLong, codes.ResourceExhausted,
 			"request URL longer than the limit of "+httperr.FormatBytes(int64(e.MaxURLBytes)))
 	case e.MaxHeaders > 0 && headerLines(r.Header) > e.MaxHeaders:
@@ -29,13 +29,20 @@ func (e *Env) Admit(r *http.Request, path string) error {
 	return nil
 }
 
-// targetLen is the length of the request target: the escaped path, and
-// "?" and the query if there is one.
-func targetLen(path string, u *url.URL) int {
-	if u.RawQuery == "" && !u.ForceQuery {
-		return len(path)
+// targetOver reports whether the request target (the escaped path, and
+// "?" and the query if there is one) is longer than limit. The escaped
+// path, which allocates when the path has escapes, is built only when
+// its bound (the raw path, or three bytes for each of the path's) could
+// pass the limit: the router builds it again.
+func targetOver(u *url.URL, limit int) bool {
+	query := 0
+	if u.RawQuery != "" || u.ForceQuery {
+		query = 1 + len(u.RawQuery)
 	}
-	return len(path) + 1 + len(u.RawQuery)
+	if max(len(u.RawPath), 3*len(u.Path))+query <= limit {
+		return false
+	}
+	return len(u.EscapedPath())+query > limit
 }
 
 // headerLines counts the header lines of h.

@@ -28,6 +28,8 @@ func TestAdmit(t *testing.T) {
 		{"target over it", "/v1/aaaaaaaaaaaaaaaaa", 0, env, 414, "request URL longer than the limit of 20 bytes"},
 		{"the query counts, with its '?'", "/v1/aaaaaaaaaaaaa?x=1", 0, env, 414, ""},
 		{"an empty query counts its '?'", "/v1/aaaaaaaaaaaaaaa?", 0, env, 0, ""},
+		{"escapes count as sent", "/v1/a%20b%20c%20d%20e", 0, env, 414, ""},        // 21 bytes, 13 decoded
+		{"an encoded slash counts as sent", "/v1/a%2Fb%2Fc%2Fd%2F", 0, env, 0, ""}, // 20 bytes
 		{"header lines over the limit", "/v1/a", 4, env, 431, "more request headers than the limit of 3"},
 		{"query parameters over the limit", "/v1/a?x&y&z", 0, env, 400, "more query parameters than the limit of 2"},
 		{"no limits", "/v1/" + strings.Repeat("a", 100) + "?a&b&c&d", 50, &Env{}, 0, ""},
@@ -39,7 +41,7 @@ func TestAdmit(t *testing.T) {
 			for i := range tt.headers {
 				r.Header.Add("X-H", string(rune('a'+i)))
 			}
-			err := tt.env.Admit(r, r.URL.EscapedPath())
+			err := tt.env.Admit(r)
 			if tt.http == 0 {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

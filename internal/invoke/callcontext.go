@@ -63,7 +63,7 @@ type methodContext struct {
 	peer   peer.Peer
 	tcp    net.TCPAddr
 	ip     [16]byte
-	route  any       // the Endpoint's Route
+	route  *exchange.Route
 	stats  callStats // used with a stats handler only
 }
 
@@ -77,6 +77,9 @@ var (
 // and asks the parent for every other.
 func (c *methodContext) Value(key any) any {
 	if _, ok := key.(exchange.RouteKey); ok {
+		if c.route == nil {
+			return nil
+		}
 		return c.route
 	}
 	switch keyProbe.Value(key) {

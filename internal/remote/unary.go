@@ -2,7 +2,8 @@
 // a grpc.ClientConnInterface: unary calls with conn.Invoke (a request's
 // wire bytes sent as they are when they can be), streams with
 // conn.NewStream. Responses come back as the backend's wire bytes, which
-// the render stage encodes.
+// the render stage encodes. Backends registers backends and reloads
+// their routes.
 package remote
 
 import (

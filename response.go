@@ -1,10 +1,15 @@
 package protorest
 
 import (
+	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/config"
 )
 
 // A ResponseHook sees a method's successful response before its status
@@ -32,8 +37,25 @@ type ResponseHook func(w http.ResponseWriter, r *http.Request, resp proto.Messag
 // WithResponseHook adds a hook that sees every successful response of a
 // method (not of custom routes) before it is written; hooks run in the
 // order added. grpc-gateway's WithForwardResponseOption, with the request
-// and the header metadata as arguments. By default there are none, and a
-// response costs nothing more.
+// and the header metadata as arguments. By default there are none.
 func WithResponseHook(h ResponseHook) Option {
-	return optionFunc(func(c *config) { c.env.Render.Hooks = append(c.env.Render.Hooks, h) })
+	return optionFunc(func(c *config.Config) { c.Response.Hooks = append(c.Response.Hooks, h) })
+}
+
+// WithSuccessStatus sets the HTTP status of a successful response of one
+// method, named "pkg.Service/Method" (a leading "/" is allowed), e.g. 201
+// for a create or 204 for a delete (204 sends no body). The default is 200.
+// A code that is not a 2xx status is an error (see Option); registering
+// the service fails if it has no such method.
+func WithSuccessStatus(method string, code int) Option {
+	return optionFunc(func(c *config.Config) {
+		if code < 200 || code > 299 {
+			c.Errs = append(c.Errs, errors.New("protorest: WithSuccessStatus("+method+"): "+strconv.Itoa(code)+" is not a success status (2xx)"))
+			return
+		}
+		if c.Response.SuccessStatus == nil {
+			c.Response.SuccessStatus = map[string]int{}
+		}
+		c.Response.SuccessStatus["/"+strings.TrimPrefix(method, "/")] = code
+	})
 }

@@ -1,0 +1,181 @@
+// Package config holds a gateway's settings: every option's value, with
+// the defaults. The options of package protorest write a Config;
+// internal/gateway derives the gateway's runtime from it, once.
+package config
+
+import (
+	"math"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/cors"
+	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/openapi"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// Config is a gateway's settings, grouped by feature.
+type Config struct {
+	Registration Registration
+	Routing      Routing
+	Binding      bind.RequestOptions // its JSON is the gateway's, set when derived
+	Codecs       Codecs
+	Invocation   Invocation
+	Headers      headers.Policy // metadata, deadlines
+	Limits       Limits
+	Response     Response
+	Errors       Errors
+
+	WebSocketOrigins []string
+	CORS             *cors.Policy // nil: no CORS
+	Compression      *Compression // nil: responses not compressed
+	Health           []Health
+	OpenAPI          openapi.Options // its JSON is the gateway's, set when derived
+
+	// Errs are the options' mistakes (a bad value), reported at the
+	// gateway's first use.
+	Errs []error
+}
+
+// Registration says where services' descriptors come from and which
+// methods are routed.
+type Registration struct {
+	Files   *protoregistry.Files
+	AutoMap bool // methods without a rule answer POST /pkg.Service/Method
+}
+
+// Routing is how request paths match templates.
+type Routing struct {
+	StrictSlash   bool // a trailing slash is significant
+	SlashFallback bool // %2F is decoded when the path matches no route as written
+}
+
+// Codecs is how messages are read and written.
+type Codecs struct {
+	Marshal   protojson.MarshalOptions
+	Unmarshal protojson.UnmarshalOptions
+	Types     *protoregistry.Types // resolves Any, error details included
+	Extra     []negotiate.NamedCodec
+}
+
+// Invocation is what runs around an in-process method.
+type Invocation struct {
+	Unary  []grpc.UnaryServerInterceptor
+	Stream []grpc.StreamServerInterceptor
+	Stats  stats.Handler
+}
+
+// Limits bound what a request may cost; 0 is no limit.
+type Limits struct {
+	MaxBody                                 int64
+	MaxURLBytes, MaxHeaders, MaxQueryParams int
+	MaxJSONDepth                            int
+	ReadIdleTimeout, StreamIdleTimeout      time.Duration
+}
+
+// Response is how responses are written; 0 is no limit.
+type Response struct {
+	SuccessStatus map[string]int // by "/pkg.Service/Method"
+	Hooks         []render.Hook
+	MaxBytes      int
+	MaxBuffered   int64 // all large responses held at once
+	BufferedWait  time.Duration
+	WriteTimeout  time.Duration
+}
+
+// Errors is how errors are answered; nil handlers are the defaults.
+type Errors struct {
+	Handler        httperr.Handler
+	RoutingHandler httperr.Handler // requests no route matched
+	StreamError    func(r *http.Request, err error) *status.Status
+	PanicHook      func(method string, value any, stack []byte)
+}
+
+// Compression is how responses are compressed.
+type Compression struct {
+	MinSize int // 0 is DefaultCompressMinSize
+}
+
+// Health is a health endpoint's route.
+type Health struct {
+	Path   string
+	Client healthpb.HealthClient
+}
+
+// The defaults.
+const (
+	DefaultMaxRequestBytes = 4 << 20
+	DefaultMaxURLBytes     = 16 << 10
+	DefaultMaxHeaders      = 100
+	DefaultMaxQueryParams  = 1000
+	DefaultMaxJSONDepth    = 100
+	DefaultReadIdleTimeout = 30 * time.Second
+	DefaultStreamIdle      = 5 * time.Minute
+
+	DefaultMaxMetadataBytes = 8 << 10
+	DefaultMaxTimeout       = 5 * time.Minute
+
+	DefaultMaxResponseBytes     = 4 << 20
+	DefaultMaxBufferedResponses = 256 << 20
+	DefaultBufferedResponseWait = time.Second
+	DefaultResponseWriteTimeout = time.Minute
+	// FreeResponseBytes is the size up to which a response is not counted
+	// against MaxBuffered.
+	FreeResponseBytes = 64 << 10
+)
+
+// Default returns the settings of a gateway without options.
+func Default() Config {
+	return Config{
+		Registration: Registration{Files: protoregistry.GlobalFiles},
+		Routing:      Routing{SlashFallback: true},
+		Binding:      bind.RequestOptions{DeriveMask: true},
+		Codecs: Codecs{
+			Marshal:   protojson.MarshalOptions{EmitUnpopulated: true},
+			Unmarshal: protojson.UnmarshalOptions{DiscardUnknown: true},
+			Types:     protoregistry.GlobalTypes,
+		},
+		Headers: headers.Policy{
+			OutgoingHeader:   headers.DefaultOutgoingHeader,
+			OutgoingTrailer:  headers.DefaultOutgoingTrailer,
+			MaxMetadataBytes: DefaultMaxMetadataBytes,
+			MaxTimeout:       DefaultMaxTimeout,
+		},
+		Limits: Limits{
+			MaxBody:           DefaultMaxRequestBytes,
+			MaxURLBytes:       DefaultMaxURLBytes,
+			MaxHeaders:        DefaultMaxHeaders,
+			MaxQueryParams:    DefaultMaxQueryParams,
+			MaxJSONDepth:      DefaultMaxJSONDepth,
+			ReadIdleTimeout:   DefaultReadIdleTimeout,
+			StreamIdleTimeout: DefaultStreamIdle,
+		},
+		Response: Response{
+			MaxBytes:     DefaultMaxResponseBytes,
+			MaxBuffered:  DefaultMaxBuffered(),
+			BufferedWait: DefaultBufferedResponseWait,
+			WriteTimeout: DefaultResponseWriteTimeout,
+		},
+	}
+}
+
+// DefaultMaxBuffered is DefaultMaxBufferedResponses, or a quarter of the
+// runtime's memory limit when that is smaller.
+func DefaultMaxBuffered() int64 {
+	n := int64(DefaultMaxBufferedResponses)
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		n = min(n, limit/4)
+	}
+	return n
+}

@@ -1,0 +1,92 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/ws"
+)
+
+// serve is the router, the innermost handler of the edge chain: it
+// routes r (a WebSocket handshake to its streaming method), sets
+// r.Pattern, and runs the method's exchange (negotiate, bind, invoke;
+// the sink renders, the error handler answers errors), or the custom
+// route's handler.
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
+	t := g.routes.Tree()
+	path := r.URL.EscapedPath()
+	var m route.Match[*exchange.Endpoint]
+	upgrade := ws.IsUpgrade(r) && ws.Match(t, path, &m)
+	if !upgrade && !t.Match(r.Method, path, &m) {
+		g.noRoute(w, r, t, path)
+		return
+	}
+	ep := m.Entry.Value
+	r.Pattern = ep.Pattern
+	rec, recorded := exchange.RecorderFrom(r.Context())
+	if recorded {
+		rec.Routed(ep.Route)
+	}
+	if ep.Handler != nil {
+		g.serveCustom(w, r, &m, ep)
+		return
+	}
+	x := exchange.Get(&g.env, w, r)
+	defer exchange.Put(x)
+	x.Match, x.Binding, x.Recorder = m, ep.Binding, rec
+	if upgrade {
+		ws.Serve(x)
+		return
+	}
+	defer x.Recover()
+	x.Negotiate()
+	if err := x.Bind(); err != nil {
+		x.Fail(err)
+		return
+	}
+	x.Invoke()
+}
+
+// noRoute answers a request no route matched: 405 with Allow when the
+// path has routes for other methods, else 404, or 503 while a pending
+// backend's routes are not loaded.
+func (g *Gateway) noRoute(w http.ResponseWriter, r *http.Request, t *route.Tree[*exchange.Endpoint], path string) {
+	allowed := t.Allowed(path)
+	if len(allowed) == 0 {
+		if g.remotes.Pending() {
+			// The route may belong to a backend not loaded yet. Its cause
+			// (an address, a dial error) is the operator's business, not
+			// the client's.
+			g.routingError(w, r, status.Error(codes.Unavailable, "upstream not available: its routes are not loaded yet"))
+			return
+		}
+		g.routingError(w, r, httperr.NotFound())
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	g.routingError(w, r, httperr.MethodNotAllowed())
+}
+
+// allowed returns the methods of the routes of path (an escaped path).
+func (g *Gateway) allowed(path string) []string { return g.routes.Tree().Allowed(path) }
+
+// serveCustom serves a custom route: its variables, percent-decoded, are
+// the request's path values.
+func (g *Gateway) serveCustom(w http.ResponseWriter, r *http.Request, m *route.Match[*exchange.Endpoint], ep *exchange.Endpoint) {
+	for i, v := range ep.Vars {
+		val, err := bind.Unescape(m.RawVar(i), v.Name, v.Multi, g.cfg.Binding.Unescape)
+		if err != nil {
+			g.env.Render.ErrorHandler(w, r, err)
+			return
+		}
+		r.SetPathValue(v.Name, val)
+	}
+	ep.Handler.ServeHTTP(w, r)
+}
