@@ -116,11 +116,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	errc := make(chan error, 1)
 	go func() {
-		if tlsConfig != nil {
-			errc <- srv.ServeTLS(lis, "", "") // the certificate comes from TLSConfig.GetCertificate
-		} else {
-			errc <- srv.Serve(lis)
-		}
+		// With TLS, the certificate comes from TLSConfig.GetCertificate;
+		// protorest.Serve follows the HTTP/1.x requests for NewServer's
+		// check of their framing.
+		errc <- protorest.Serve(srv, lis)
 	}()
 	select {
 	case err = <-errc:
