@@ -20,6 +20,11 @@ import (
 //   - HTTP/2 with at most 100 concurrent streams a connection, over TLS
 //     (with TLSConfig set) or unencrypted with prior knowledge (h2c) on a
 //     plain listener, as gRPC clients speak it; HTTP/1.1 as well;
+//   - HTTP2.WriteByteTimeout 30 s: an HTTP/2 connection whose writes make
+//     no progress that long is closed (a client that never reads, for
+//     one that floods frames whose answers it leaves unread; a client
+//     that stops reading a stream is held back by flow control instead,
+//     which does not count);
 //   - HTTP/1.x framing as RFC 9112 asks: a request with both
 //     Content-Length and Transfer-Encoding, or Transfer-Encoding on
 //     HTTP/1.0, gets 400 (INVALID_ARGUMENT) and its connection is closed,
@@ -45,7 +50,7 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
-		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: 100},
+		HTTP2:             &http.HTTP2Config{MaxConcurrentStreams: 100, WriteByteTimeout: 30 * time.Second},
 		Protocols:         new(http.Protocols),
 	}
 	srv.Protocols.SetHTTP1(true)

@@ -5,15 +5,19 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"golang.org/x/net/http2"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -268,6 +272,95 @@ func TestServeHTTP2(t *testing.T) {
 			resp.Body.Close()
 			if resp.ProtoMajor != 2 || resp.StatusCode != 200 || !strings.Contains(string(body), "got h2") {
 				t.Errorf("%s %d %s, want HTTP/2.0 200", resp.Proto, resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+// smallWriteBuffers gives each accepted TCP connection a send buffer of
+// bytes, so that a peer that does not read blocks the server's writes
+// soon.
+type smallWriteBuffers struct {
+	net.Listener
+	bytes int
+}
+
+func (l smallWriteBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(l.bytes)
+	}
+	return c, err
+}
+
+// TestServerSettingsFlood: a client floods SETTINGS frames over h2c and
+// never reads. net/http coalesces the ACKs, so its limit on queued control
+// frames never trips; once the ACKs fill the socket buffers its writes
+// block, and the connection was held for as long as the client cared (the
+// GOAWAY of the idle timeout waits behind the blocked write):
+// HTTP2.WriteByteTimeout 0, still open after the flood and 5 s more.
+// NewServer sets a WriteByteTimeout (30 s), which closes it; here 300 ms,
+// with 4 KiB socket buffers both sides, so that the test takes seconds.
+func TestServerSettingsFlood(t *testing.T) {
+	if d := protorest.NewServer("", nil).HTTP2.WriteByteTimeout; d != 30*time.Second {
+		t.Errorf("NewServer's HTTP2.WriteByteTimeout %v, want 30s", d)
+	}
+	for _, tt := range []struct {
+		writeByteTimeout time.Duration
+		closes           bool
+	}{{300 * time.Millisecond, true}, {0, false}} {
+		t.Run(fmt.Sprint("WriteByteTimeout ", tt.writeByteTimeout), func(t *testing.T) {
+			t.Parallel()
+			srv := protorest.NewServer("", http.NotFoundHandler())
+			srv.HTTP2.WriteByteTimeout = tt.writeByteTimeout
+			closed := make(chan struct{})
+			srv.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateClosed {
+					close(closed)
+				}
+			}
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go protorest.Serve(srv, smallWriteBuffers{l, 4096})
+			t.Cleanup(func() { srv.Close() })
+			// The receive buffer is set before connecting: the window the
+			// client offers is small from the start.
+			d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+				return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+			}}
+			c, err := d.Dial("tcp", l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.Write([]byte(http2.ClientPreface)); err != nil {
+				t.Fatal(err)
+			}
+			fr := http2.NewFramer(c, c)
+			start := time.Now()
+			const flood = 5 * time.Second
+			go func() {
+				fr.WriteSettings()
+				for time.Since(start) < flood {
+					c.SetWriteDeadline(time.Now().Add(time.Second))
+					err := fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 65535})
+					if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+						return // the server closed the connection
+					}
+				}
+			}()
+			select {
+			case <-closed:
+				if !tt.closes {
+					t.Errorf("closed after %v: the flood did not hold it", time.Since(start).Round(time.Millisecond))
+				}
+				t.Logf("closed after %v", time.Since(start).Round(time.Millisecond))
+			case <-time.After(flood + 5*time.Second):
+				if tt.closes {
+					t.Errorf("still open %v after a SETTINGS flood that never reads", flood+5*time.Second)
+				}
 			}
 		})
 	}
