@@ -36,6 +36,7 @@ type remoteConfig struct {
 
 	maxMessage    int // WithMaxBackendMessageBytes
 	maxMessageSet bool
+	maxHeader     int // WithMaxBackendHeaderBytes
 }
 
 // WithReflection reads the backend's descriptors with gRPC server
@@ -108,6 +109,19 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 	return remoteOptionFunc(func(c *remoteConfig) { c.maxMessage, c.maxMessageSet = max(n, 0), true })
 }
 
+// WithMaxBackendHeaderBytes limits the metadata of the backend's response,
+// which the gateway writes as response headers (Grpc-Metadata-*,
+// Grpc-Trailer-*), to n bytes as HTTP/2 counts a header list (each key
+// and value, and 32 bytes a field): a unary call's header and trailer
+// metadata together, a stream's header as it starts and its trailer as
+// it ends. Past it, the client gets 502 INTERNAL and none of the
+// metadata (in-band, for a stream's trailer). The default is 64 KiB;
+// n <= 0 sets none. grpc-go's own limit on the header lists it receives
+// (grpc.WithMaxHeaderListSize on conn, 16 MiB by default) still applies.
+func WithMaxBackendHeaderBytes(n int) RemoteOption {
+	return remoteOptionFunc(func(c *remoteConfig) { c.maxHeader = max(n, 0) })
+}
+
 // RegisterRemote routes the annotated methods of a gRPC backend reached
 // over conn (a *grpc.ClientConn to host:port, dns:///name, unix:///path…).
 // Requests are transcoded to protobuf and sent with conn.Invoke; the
@@ -150,7 +164,7 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // that wraps ErrNotLoaded, requests that no route matches get 503
 // UNAVAILABLE naming the cause, and a later Reload picks the routes up.
 func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterface, opts ...RemoteOption) error {
-	cfg := remoteConfig{}
+	cfg := remoteConfig{maxHeader: remote.DefaultMaxHeaderBytes}
 	WithReflection().applyRemote(&cfg)
 	for _, o := range opts {
 		o.applyRemote(&cfg)
@@ -159,7 +173,7 @@ func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterf
 	if cfg.maxMessageSet {
 		maxMessage = cfg.maxMessage
 	}
-	rm := &backend{conn: conn, load: cfg.load, recv: remote.NewRecvLimit(maxMessage)}
+	rm := &backend{conn: conn, load: cfg.load, recv: remote.NewRecvLimit(maxMessage).WithMaxHeader(cfg.maxHeader)}
 	err := g.loadRemote(ctx, rm)
 	if err != nil && !(cfg.pending && errors.Is(err, ErrNotLoaded)) {
 		return err

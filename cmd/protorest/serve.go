@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -39,14 +40,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer tel.close(log)
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, tel.dialOptions()...)
+	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}
 	defer conn.Close()
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
-	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize()}
+	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
+		maxHeader: int(min(cfg.maxUpstreamHeader, math.MaxInt32))}
 	if tel.on() {
 		if err := up.observe(tel.opts); err != nil {
 			return err

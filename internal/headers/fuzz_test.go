@@ -79,8 +79,8 @@ func FuzzIncomingMetadata(f *testing.F) {
 		if err != nil {
 			return // a bad -bin value or too much: an error, not metadata
 		}
-		if size(md) > p.MaxMetadataBytes {
-			t.Fatalf("metadata of %d bytes over the limit", size(md))
+		if Size(md) > p.MaxMetadataBytes {
+			t.Fatalf("metadata of %d bytes over the limit", Size(md))
 		}
 		for k, vs := range md {
 			if !validPair(k, vs) {

@@ -74,7 +74,7 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	for _, annotate := range p.Annotators {
 		mb.annotate(annotate(r))
 	}
-	if p.MaxMetadataBytes > 0 && size(mb.md) > p.MaxMetadataBytes {
+	if p.MaxMetadataBytes > 0 && Size(mb.md) > p.MaxMetadataBytes {
 		return nil, httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
 			"request metadata larger than the limit of "+httperr.FormatBytes(int64(p.MaxMetadataBytes)))
 	}
@@ -104,9 +104,9 @@ func addTraceContext(mb *mdBuilder, h http.Header) {
 	}
 }
 
-// size is the size of md as HTTP/2 counts a header list: each key and
+// Size is the size of md as HTTP/2 counts a header list: each key and
 // value, and 32 bytes for each pair.
-func size(md metadata.MD) int {
+func Size(md metadata.MD) int {
 	n := 0
 	for k, vs := range md {
 		for _, v := range vs {
