@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 )
 
 // gzipBomb sends calls gRPC calls of Upload at once through serve's gRPC
@@ -18,20 +17,7 @@ func gzipBomb(ctx context.Context, e *attackEnv, calls, inflate int) string {
 	body := bombFrame(inflate)
 	client := h2cClient()
 	defer client.CloseIdleConnections()
-	var mu sync.Mutex
-	statuses := map[string]int{}
-	var wg sync.WaitGroup
-	for range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body)
-			mu.Lock()
-			statuses[st]++
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	statuses := atOnce(calls, func() string { return grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body) })
 	return fmt.Sprintf("%d calls of %d bytes each: %s", calls, len(body), errorText(statuses))
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 )
 
 // largeReplies GETs n upstream replies of largeReply bytes at once, each
@@ -15,26 +14,18 @@ func largeReplies(ctx context.Context, e *attackEnv, n int) string {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
 	defer client.CloseIdleConnections()
 	url := e.serve.url("/v1/bytes?value=" + strconv.Itoa(largeReply))
-	var mu sync.Mutex
-	statuses := map[int]int{}
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			code := 0
-			if req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil); err == nil {
-				req.Header.Set("Grpc-Timeout", "120S")
-				if res, err := client.Do(req); err == nil {
-					drain(res.Body)
-					code = res.StatusCode
-				}
-			}
-			mu.Lock()
-			statuses[code]++
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	statuses := atOnce(n, func() int {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return 0
+		}
+		req.Header.Set("Grpc-Timeout", "120S")
+		res, err := client.Do(req)
+		if err != nil {
+			return 0
+		}
+		drain(res.Body)
+		return res.StatusCode
+	})
 	return fmt.Sprintf("%d GETs of a %d-byte reply: %s", n, largeReply, statusText(statuses))
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -48,26 +48,13 @@ func holdREST(ctx context.Context, e *attackEnv, path string, n int, hold time.D
 	defer cancel()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
 	defer client.CloseIdleConnections()
-	var mu sync.Mutex
-	statuses := map[int]int{}
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			code := get(ctx, client, e.serve.url(path))
-			mu.Lock()
-			statuses[code]++
-			mu.Unlock()
-		}()
-	}
-	time.Sleep(time.Second)
-	reached := e.upstream.calls.Load() - before
-	wg.Wait()
+	var reached int64
+	time.AfterFunc(time.Second, func() { atomic.StoreInt64(&reached, e.upstream.calls.Load()-before) })
+	statuses := atOnce(n, func() int { return get(ctx, client, e.serve.url(path)) })
 	delete(statuses, 0) // held to the end, cut by it
 	answered := "none answered before the end"
 	if len(statuses) > 0 {
 		answered = "answered before the end: " + statusText(statuses)
 	}
-	return fmt.Sprintf("%d requests; upstream calls in their first second: %d (the legitimate client's included); %s", n, reached, answered)
+	return fmt.Sprintf("%d requests; upstream calls in their first second: %d (the legitimate client's included); %s", n, atomic.LoadInt64(&reached), answered)
 }

@@ -138,3 +138,22 @@ func drain(r io.ReadCloser) {
 	io.Copy(io.Discard, r)
 	r.Close()
 }
+
+// atOnce runs f n times at once and counts what the runs return.
+func atOnce[K comparable](n int, f func() K) map[K]int {
+	var mu sync.Mutex
+	counts := map[K]int{}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := f()
+			mu.Lock()
+			counts[k]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return counts
+}
