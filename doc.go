@@ -12,12 +12,12 @@
 //
 //	gw := protorest.NewGateway(protorest.WithUnaryInterceptors(logging, recovery))
 //	pb.RegisterLibraryServer(gw, impl) // the call you make on a grpc.Server
-//	log.Fatal(protorest.NewServer(":8080", gw).ListenAndServe())
+//	log.Fatal(protorest.ListenAndServe(protorest.NewServer(":8080", gw)))
 //
 // A method whose rule is get: "/v1/{name=shelves/*/books/*}" now answers
 // GET /v1/shelves/1/books/2 with its response as JSON. NewServer is an
 // http.Server with the timeouts and HTTP/2 settings recommended in front
-// of a gateway.
+// of a gateway; ListenAndServe serves it with HTTP/1.1 framing checked.
 //
 // # Quick start: a gRPC backend in any language
 //
@@ -34,7 +34,7 @@
 //	if err := gw.RegisterRemote(ctx, conn); err != nil { // or WithDescriptorSetFile, WithProtoFiles
 //		log.Fatal(err)
 //	}
-//	log.Fatal(protorest.NewServer(":8080", gw).ListenAndServe())
+//	log.Fatal(protorest.ListenAndServe(protorest.NewServer(":8080", gw)))
 //
 // Reload re-reads the descriptors and swaps the routes atomically, and
 // WithPending keeps a backend that is not up yet (503 until a Reload loads

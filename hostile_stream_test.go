@@ -46,6 +46,8 @@ func hostileStreamShapes() []hostileShape {
 		{id: "W5", method: "GET", target: "/v1/probes/abc", header: wsHeaders(), status: 200,
 			diff: "a server may ignore Upgrade (RFC 9110 §7.8): a unary route is served as the GET it is, never a 101"},
 		{id: "W6", run: wsShape("/v1/chat", nil, [][]byte{wsFrame(1, "{\"name\":\"\xff\"}", true)}, 1007), status: 101},
+		{id: "W6/close reason", run: wsShape("/v1/chat", nil, [][]byte{wsFrame(1, `{"name":"a"}`, true), wsFrame(8, "\x03\xe8bad \xff\xfe", true)}, 1007), status: 101},
+		{id: "W6/close reason UTF-8", run: wsShape("/v1/chat", nil, [][]byte{wsFrame(8, "\x03\xe8bye, \u00e9t\u00e9", true)}, 1000), status: 101},
 		{id: "W6/unmasked", run: wsShape("/v1/chat", nil, [][]byte{wsFrame(1, `{"name":"a"}`, false)}, 1002), status: 101},
 		{id: "W6/2^62 bytes", run: wsShape("/v1/chat", nil, [][]byte{wsHugeHeader()}, 1009), status: 101, check: within(2 * time.Second)},
 		{id: "W7", run: wsShape("/v1/chat", nil, pings(10000), 1000), status: 101, check: within(5 * time.Second)},

@@ -121,6 +121,27 @@ func hostileShapes() []hostileShape {
 					t.Errorf("x-forwarded-for %q, x-forwarded-host %q", c.md.Get("x-forwarded-for"), c.md.Get("x-forwarded-host"))
 				}
 			}},
+		{id: "H2/proxy keys", method: "GET", target: "/v1/probes/abc", header: []string{"Grpc-Metadata-X-Real-Ip", "6.6.6.6", "Grpc-Metadata-Forwarded", "for=6.6.6.6",
+			"Grpc-Metadata-X-Envoy-External-Address", "6.6.6.6", "Grpc-Metadata-X-Envoy-Original-Path", "/admin"}, status: 200,
+			seen: absent("x-real-ip", "forwarded", "x-envoy-external-address", "x-envoy-original-path")},
+		{id: "H19/traceparent upper case", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01", "Tracestate", "a=1"}, status: 200,
+			seen: absent("traceparent", "tracestate")},
+		{id: "H19/traceparent zero id", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", "00-00000000000000000000000000000000-00f067aa0ba902b7-01"}, status: 200,
+			seen: absent("traceparent")},
+		{id: "H19/traceparent twice", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", validTraceparent, "Traceparent", validTraceparent}, status: 200,
+			seen: absent("traceparent")},
+		{id: "H19/tracestate invalid", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", validTraceparent, "Tracestate", "A=1,b=2"}, status: 200,
+			seen: func(t *testing.T, e *hostileEnv, c hostileCall) {
+				metadataIs("traceparent", validTraceparent)(t, e, c)
+				absent("tracestate")(t, e, c)
+			}},
+		{id: "H19/tracestate 33 members", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", validTraceparent, "Tracestate", tracestateMembers(33)}, status: 200,
+			seen: absent("tracestate")},
+		{id: "H19/valid", method: "GET", target: "/v1/probes/abc", header: []string{"Traceparent", validTraceparent, "Tracestate", tracestateMembers(31), "Tracestate", "t@sys=x y"}, status: 200,
+			seen: func(t *testing.T, e *hostileEnv, c hostileCall) {
+				metadataIs("traceparent", validTraceparent)(t, e, c)
+				metadataIs("tracestate", tracestateMembers(31)+",t@sys=x y")(t, e, c)
+			}},
 		{id: "H3", method: "GET", target: "/v1/probes/abc", header: []string{"X-Forwarded-For", "1.1.1.1", "X-Forwarded-For", "2.2.2.2"}, status: 200,
 			seen: metadataIs("x-forwarded-for", "1.1.1.1, 2.2.2.2, 127.0.0.1")},
 		{id: "H4", method: "GET", target: "/v1/probes/abc", header: []string{"Authorization", "Bearer \xff\xfe"}, status: 200,
@@ -587,6 +608,18 @@ type hostileResp struct {
 	closed bool          // the server closed the connection after the response
 	took   time.Duration // from the first byte sent to the response's end
 	err    error         // no response could be read
+}
+
+// validTraceparent is the W3C Trace Context's example traceparent.
+const validTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+// tracestateMembers is a tracestate of n list members k0=v0, k1=v1…
+func tracestateMembers(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf("k%d=v%d", i, i)
+	}
+	return strings.Join(members, ",")
 }
 
 // rawExchange writes req (an HTTP/1.1 request as bytes) on a new

@@ -82,6 +82,19 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 	return remoteOptionFunc(func(c *remote.Options) { c.MaxMessage, c.MaxMessageSet = max(n, 0), true })
 }
 
+// WithMaxBackendHeaderBytes limits the metadata of the backend's response,
+// which the gateway writes as response headers (Grpc-Metadata-*,
+// Grpc-Trailer-*), to n bytes as HTTP/2 counts a header list (each key
+// and value, and 32 bytes a field): a unary call's header and trailer
+// metadata together, a stream's header as it starts and its trailer as
+// it ends. Past it, the client gets 502 INTERNAL and none of the
+// metadata (in-band, for a stream's trailer). The default is 64 KiB;
+// n <= 0 sets none. grpc-go's own limit on the header lists it receives
+// (grpc.WithMaxHeaderListSize on conn, 16 MiB by default) still applies.
+func WithMaxBackendHeaderBytes(n int) RemoteOption {
+	return remoteOptionFunc(func(o *remote.Options) { o.MaxHeader = max(n, 0) })
+}
+
 // RegisterRemote routes the annotated methods of a gRPC backend reached
 // over conn (a *grpc.ClientConn to host:port, dns:///name, unix:///path…).
 // Requests are transcoded to protobuf and sent with conn.Invoke; the
@@ -125,7 +138,7 @@ func WithMaxBackendMessageBytes(n int) RemoteOption {
 // that wraps ErrNotLoaded, requests that no route matches get 503
 // UNAVAILABLE naming the cause, and a later Reload picks the routes up.
 func (g *Gateway) RegisterRemote(ctx context.Context, conn grpc.ClientConnInterface, opts ...RemoteOption) error {
-	var o remote.Options
+	o := remote.Options{MaxHeader: remote.DefaultMaxHeaderBytes}
 	WithReflection().applyRemote(&o)
 	for _, opt := range opts {
 		opt.applyRemote(&o)

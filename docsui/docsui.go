@@ -208,7 +208,31 @@ func (f *file) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	hdr.Set("ETag", etag)
+	r = firstRangeOnly(r)
 	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(data)) // no Last-Modified: the ETag decides
+}
+
+// firstRangeOnly cuts a Range of several ranges to its first: the page
+// answers one range at a time. http.ServeContent would answer each in a
+// multipart body whose part headers (some 150 bytes for each range) make a
+// Range of many one-byte ranges cost the server 15 times the bytes of the
+// request; RFC 9110 §14.2 lets a server ignore such a Range, and a single
+// part is a response a client that asked for several must read. It
+// returns r, or a copy of r with the Range cut.
+func firstRangeOnly(r *http.Request) *http.Request {
+	unit, specs, ok := strings.Cut(r.Header.Get("Range"), "=")
+	if !ok || !strings.Contains(specs, ",") {
+		return r
+	}
+	for spec := range strings.SplitSeq(specs, ",") {
+		if spec = strings.TrimSpace(spec); spec != "" {
+			cut := r.WithContext(r.Context())
+			cut.Header = r.Header.Clone()
+			cut.Header.Set("Range", unit+"="+spec)
+			return cut
+		}
+	}
+	return r
 }
 
 func gzipBytes(data []byte) []byte {

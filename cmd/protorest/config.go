@@ -236,6 +236,21 @@ func (c *serveConfig) upstreamCallOptions() []grpc.CallOption {
 	return opts
 }
 
+// upstreamHeaderSlack is what the upstream connection takes of a response
+// header beyond --max-upstream-header-bytes: the gRPC fields (status,
+// message, content type) that are not metadata; over it grpc-go refuses
+// the header list before the gateway sees it.
+const upstreamHeaderSlack = 16 << 10
+
+// upstreamDialOptions are the options of the upstream connection the
+// flags ask for: the most header bytes it takes.
+func (c *serveConfig) upstreamDialOptions() []grpc.DialOption {
+	if c.maxUpstreamHeader <= 0 {
+		return nil
+	}
+	return []grpc.DialOption{grpc.WithMaxHeaderListSize(uint32(min(c.maxUpstreamHeader+upstreamHeaderSlack, math.MaxUint32)))}
+}
+
 // gatewayOptions are the library options the flags ask for.
 func (c *serveConfig) gatewayOptions() []protorest.Option {
 	opts := []protorest.Option{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -39,14 +40,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer tel.close(log)
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, tel.dialOptions()...)
+	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}
 	defer conn.Close()
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
-	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize()}
+	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
+		maxHeader: int(min(cfg.maxUpstreamHeader, math.MaxInt32))}
 	if tel.on() {
 		if err := up.observe(tel.opts); err != nil {
 			return err
@@ -116,11 +118,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	errc := make(chan error, 1)
 	go func() {
-		if tlsConfig != nil {
-			errc <- srv.ServeTLS(lis, "", "") // the certificate comes from TLSConfig.GetCertificate
-		} else {
-			errc <- srv.Serve(lis)
-		}
+		// With TLS, the certificate comes from TLSConfig.GetCertificate;
+		// protorest.Serve follows the HTTP/1.x requests for NewServer's
+		// check of their framing.
+		errc <- protorest.Serve(srv, lis)
 	}()
 	select {
 	case err = <-errc:

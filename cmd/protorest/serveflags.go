@@ -65,6 +65,7 @@ type serveConfig struct {
 	upstreamServerName string
 	upstreamHeaders    []string
 	maxUpstreamMessage int64 // 0: the default
+	maxUpstreamHeader  int64
 
 	// TLS on the listener.
 	tlsCert     string
@@ -191,6 +192,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
 		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
 			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
+
+		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
+			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},
@@ -342,6 +346,7 @@ func newServeConfig() *serveConfig {
 		maxHeaders:          100,
 		maxQueryParams:      1000,
 		maxMetadataBytes:    8 << 10,
+		maxUpstreamHeader:   64 << 10,
 		defaultTimeout:      30 * time.Second,
 		maxTimeout:          5 * time.Minute,
 		readHeaderTimeout:   srv.ReadHeaderTimeout,

@@ -63,6 +63,7 @@ type upstream struct {
 	target      string
 	loadTimeout time.Duration
 	maxMessage  int // --max-upstream-message-size, for REST calls as for the rest
+	maxHeader   int // --max-upstream-header-bytes
 
 	loaded atomic.Bool // the gateway has the upstream's routes
 
@@ -89,7 +90,8 @@ func (u *upstream) observe(opts []otelprotorest.Option) error {
 func (u *upstream) register(ctx context.Context, source protorest.RemoteOption, from string, reflection bool) error {
 	ctx, cancel := context.WithTimeout(ctx, u.loadTimeout)
 	defer cancel()
-	err := u.gw.RegisterRemote(ctx, u.conn, source, protorest.WithPending(), protorest.WithMaxBackendMessageBytes(u.maxMessage))
+	err := u.gw.RegisterRemote(ctx, u.conn, source, protorest.WithPending(), protorest.WithMaxBackendMessageBytes(u.maxMessage),
+		protorest.WithMaxBackendHeaderBytes(u.maxHeader))
 	switch {
 	case err == nil:
 		u.loaded.Store(true)

@@ -58,6 +58,8 @@ func FuzzIncomingMetadata(f *testing.F) {
 		"Grpc-Metadata-X-Bin: AAE=\nGrpc-Metadata-Y-Bin: !!\n",
 		"Grpc-Metadata-Te: trailers\nGrpc-Metadata-Grpc-Status: 0\nConnection: close\n",
 		"Traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nGrpc-Metadata-Traceparent: x\nGrpc-Metadata-Baggage: y\n",
+		"Traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nTracestate: a=1\nTracestate: b=2\n",
+		"Grpc-Metadata-X-Real-Ip: 6.6.6.6\nGrpc-Metadata-Forwarded: for=x\nGrpc-Metadata-X-Envoy-Internal: true\n",
 	} {
 		f.Add(s, false)
 	}
@@ -77,8 +79,8 @@ func FuzzIncomingMetadata(f *testing.F) {
 		if err != nil {
 			return // a bad -bin value or too much: an error, not metadata
 		}
-		if size(md) > p.MaxMetadataBytes {
-			t.Fatalf("metadata of %d bytes over the limit", size(md))
+		if Size(md) > p.MaxMetadataBytes {
+			t.Fatalf("metadata of %d bytes over the limit", Size(md))
 		}
 		for k, vs := range md {
 			if !validPair(k, vs) {
@@ -89,7 +91,16 @@ func FuzzIncomingMetadata(f *testing.F) {
 			}
 			var from []string
 			switch {
-			case k == "authorization", k == "traceparent", k == "tracestate", k == "baggage":
+			case k == "traceparent" && (len(vs) != 1 || !traceparentV00.MatchString(vs[0]) && !traceparentLater.MatchString(vs[0])):
+				t.Fatalf("traceparent %q", vs)
+			case k == "tracestate" && md.Get("traceparent") == nil:
+				t.Fatalf("tracestate %q without a traceparent", vs)
+			case k == "tracestate":
+				if len(vs) != 1 || vs[0] != strings.Join(r.Header.Values(k), ",") {
+					t.Fatalf("tracestate %q, not its lines (%q) joined", vs, r.Header.Values(k))
+				}
+				continue
+			case k == "authorization", k == "traceparent", k == "baggage":
 				from = r.Header.Values(k)
 			case strings.HasPrefix(k, "grpcgateway-"):
 				from = r.Header.Values(strings.TrimPrefix(k, "grpcgateway-"))
@@ -97,7 +108,7 @@ func FuzzIncomingMetadata(f *testing.F) {
 				from = append(r.Header.Values("X-Forwarded-Host"), r.Host)
 			case k == "x-forwarded-for":
 				continue // the client's lines joined, then the peer
-			case strings.HasPrefix(k, "x-forwarded-"):
+			case strings.HasPrefix(k, "x-forwarded-"), k == "x-real-ip", k == "forwarded", strings.HasPrefix(k, "x-envoy-"):
 				t.Fatalf("key %q from a client", k)
 			default:
 				continue

@@ -15,8 +15,8 @@ import (
 
 // Metadata builds the incoming metadata a method sees for r: the headers
 // the policy's incoming matcher takes, Authorization and the W3C trace
-// context (traceparent, tracestate, baggage) under their own names, and
-// x-forwarded-host and x-forwarded-for. Hop-by-hop and Proxy-* headers and
+// context (traceparent and tracestate when valid, baggage) under their
+// own names, and x-forwarded-host and x-forwarded-for. Hop-by-hop and Proxy-* headers and
 // keys the gRPC protocol reserves are never taken from a client, nor are
 // the keys the gateway owns (see owned) from anything but the headers
 // they stand for. Then each annotator's metadata is appended (see
@@ -31,7 +31,7 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 		if hopByHop[key] || strings.HasPrefix(key, "Proxy-") || key == "X-Forwarded-For" || key == "X-Forwarded-Host" {
 			continue
 		}
-		if own, ok := ownHeaders[key]; ok {
+		if own, ok := ownHeaders[key]; ok && own != "traceparent" && own != "tracestate" {
 			for _, v := range vals {
 				if validMetadataValue(v) {
 					mb.add(own, v)
@@ -58,6 +58,7 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 			mb.add(name, v)
 		}
 	}
+	addTraceContext(&mb, r.Header)
 	// Forwarded values that are not valid metadata are replaced, as if
 	// absent: a backend would fail the call with INTERNAL over them.
 	host := r.Host
@@ -73,16 +74,39 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 	for _, annotate := range p.Annotators {
 		mb.annotate(annotate(r))
 	}
-	if p.MaxMetadataBytes > 0 && size(mb.md) > p.MaxMetadataBytes {
+	if p.MaxMetadataBytes > 0 && Size(mb.md) > p.MaxMetadataBytes {
 		return nil, httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
 			"request metadata larger than the limit of "+httperr.FormatBytes(int64(p.MaxMetadataBytes)))
 	}
 	return mb.md, nil
 }
 
-// size is the size of md as HTTP/2 counts a header list: each key and
+// addTraceContext adds the request's W3C trace context: traceparent if
+// there is one line of it and it is valid, and then tracestate, its lines
+// joined, if valid (see tracecontext.go); an invalid traceparent takes
+// tracestate with it, as the W3C Trace Context asks.
+func addTraceContext(mb *mdBuilder, h http.Header) {
+	tp := h["Traceparent"]
+	if len(tp) != 1 || !validTraceparent(tp[0]) {
+		return
+	}
+	mb.add("traceparent", tp[0])
+	ts := h["Tracestate"]
+	if len(ts) == 0 {
+		return
+	}
+	state := ts[0]
+	if len(ts) > 1 {
+		state = strings.Join(ts, ",")
+	}
+	if validTracestate(state) && validMetadataValue(state) {
+		mb.add("tracestate", state)
+	}
+}
+
+// Size is the size of md as HTTP/2 counts a header list: each key and
 // value, and 32 bytes for each pair.
-func size(md metadata.MD) int {
+func Size(md metadata.MD) int {
 	n := 0
 	for k, vs := range md {
 		for _, v := range vs {

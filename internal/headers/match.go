@@ -138,16 +138,19 @@ var ownHeaders = map[string]string{
 
 // owned reports the metadata keys that only the gateway sets: the
 // permanent headers' grpcgateway-*, those of ownHeaders (each from its
-// header) and x-forwarded-*. Backends trust them to come from the
-// gateway, so no client header (Grpc-Metadata-Authorization,
-// Grpc-Metadata-Grpcgateway-Cookie, Grpc-Metadata-Traceparent, …) may
-// create or extend one.
+// header) and x-forwarded-*; and the keys by which proxies tell a backend
+// who the client is (forwarded, x-real-ip, Envoy's x-envoy-*), which the
+// gateway never sets but a backend behind one trusts just as much.
+// Backends trust them to come from the gateway, so no client header
+// (Grpc-Metadata-Authorization, Grpc-Metadata-Grpcgateway-Cookie,
+// Grpc-Metadata-Traceparent, Grpc-Metadata-X-Real-Ip, …) may create or
+// extend one.
 func owned(key string) bool {
 	switch key {
-	case "authorization", "traceparent", "tracestate", "baggage":
+	case "authorization", "traceparent", "tracestate", "baggage", "forwarded", "x-real-ip":
 		return true
 	}
-	return strings.HasPrefix(key, "grpcgateway-") || strings.HasPrefix(key, "x-forwarded-")
+	return strings.HasPrefix(key, "grpcgateway-") || strings.HasPrefix(key, "x-forwarded-") || strings.HasPrefix(key, "x-envoy-")
 }
 
 // trusted reports whether the peer at remoteAddr is a trusted proxy.

@@ -26,6 +26,9 @@ type Options struct {
 	// MaxMessageSet; else the gateway's response limit does. 0 is none.
 	MaxMessage    int
 	MaxMessageSet bool
+	// MaxHeader limits the backend's response metadata (see
+	// RecvLimit.WithMaxHeader); 0 is none.
+	MaxHeader int
 }
 
 // ErrNotLoaded is wrapped by the error of a load that could not read a
@@ -77,7 +80,7 @@ func (b *Backends) Register(ctx context.Context, conn grpc.ClientConnInterface, 
 	if o.MaxMessageSet {
 		maxMessage = o.MaxMessage
 	}
-	rm := &Backend{conn: conn, load: o.Load, recv: NewRecvLimit(maxMessage)}
+	rm := &Backend{conn: conn, load: o.Load, recv: NewRecvLimit(maxMessage).WithMaxHeader(o.MaxHeader)}
 	err := b.load(ctx, rm)
 	if err != nil && !(o.Pending && errors.Is(err, ErrNotLoaded)) {
 		return err

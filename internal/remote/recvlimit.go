@@ -19,9 +19,12 @@ import (
 // a RESOURCE_EXHAUSTED status made on the gateway's side, which Outcome
 // turns into render.TooLarge: the response is too large, as an encoded
 // body past the response limit is, not a quota the client should retry.
+//
+// It limits the metadata of a response too (WithMaxHeader, CheckHeader).
 type RecvLimit struct {
-	max  int               // bytes; 0: the connection's limit
-	opts []grpc.CallOption // grpc.MaxCallRecvMsgSize(max), or none
+	max       int               // bytes; 0: the connection's limit
+	opts      []grpc.CallOption // grpc.MaxCallRecvMsgSize(max), or none
+	maxHeader int               // bytes of response metadata; 0: none
 }
 
 // NewRecvLimit returns the limit of n bytes, set on each call with

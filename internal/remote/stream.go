@@ -94,11 +94,24 @@ func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 		if first {
 			header, _ = cs.Header()
 			first = false
+			if herr := m.Recv.CheckHeader(header); herr != nil {
+				cancel()
+				out.Finish(herr, nil, nil)
+				return
+			}
 		}
 		if err != nil {
 			// The call has ended: only now may its trailer be read.
 			trailer = cs.Trailer()
 			err = Unreachable(m.Recv.Outcome(err, header), true)
+			if herr := m.Recv.CheckHeader(trailer); herr != nil {
+				// Over the limit, the trailer is not sent: its error is
+				// the call's outcome, unless the call failed already.
+				trailer = nil
+				if err == io.EOF {
+					err = herr
+				}
+			}
 			break
 		}
 		if werr := out.Send(msg, header); werr != nil {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -16,8 +17,11 @@ import (
 // coder/websocket, and stops at a frame header the connection must not go
 // past: an unmasked frame (RFC 6455 §5.1: close 1002), or a data frame
 // longer than the message limit (close 1009), which the library would
-// otherwise wait to read for as long as the client cares to send nothing.
-// It passes every byte on unchanged; it reads frame headers only.
+// otherwise wait to read for as long as the client cares to send nothing;
+// and before the last byte of a close frame whose reason is not UTF-8
+// (§5.5.1, §8.1: close 1007), which the library would echo with the
+// client's code. It passes every byte on unchanged; of the payloads, it
+// reads close frames' only.
 type frameGuard struct {
 	src   io.Reader
 	limit uint64
@@ -27,6 +31,11 @@ type frameGuard struct {
 	left uint64   // payload bytes of the current frame still to pass
 	err  error    // what ended the stream
 	fail *closeFrame
+
+	// The close frame being passed: its payload so far, and its mask.
+	closing   bool
+	closeBody []byte
+	mask      [4]byte
 }
 
 // closeFrame is the close a protocol failure calls for.
@@ -40,18 +49,30 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	n, err := g.src.Read(p)
+	closeStart := -1 // where the close frame being passed began, if in p
 	for i := 0; i < n; {
 		if g.left > 0 {
 			k := min(uint64(n-i), g.left)
+			if g.closing {
+				g.closeBody = append(g.closeBody, p[i:i+int(k)]...)
+			}
 			i += int(k)
 			g.left -= k
+			if g.left == 0 && g.closing {
+				g.closing = false
+				if f := g.checkClose(); f != nil {
+					g.fail, g.err = f, errProtocol
+					return max(closeStart, 0), g.err
+				}
+			}
 			continue
 		}
 		start := i - g.n // where this header began, if in p
 		g.hdr[g.n] = p[i]
 		g.n++
 		i++
-		if g.n < 2 || g.n < headerLen(g.hdr[1]) {
+		hlen := headerLen(g.hdr[1])
+		if g.n < 2 || g.n < hlen {
 			continue
 		}
 		if f := g.check(); f != nil {
@@ -59,8 +80,25 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 			return max(start, 0), g.err
 		}
 		g.left, g.n = payloadLen(g.hdr[:g.n]), 0
+		if g.hdr[0]&0x0f == 8 && g.left > 2 && g.left <= 125 { // a close frame with a reason
+			g.closing, g.closeBody, closeStart = true, g.closeBody[:0], start
+			copy(g.mask[:], g.hdr[hlen-4:hlen])
+		}
 	}
 	return n, err
+}
+
+// checkClose judges a whole close frame's payload: its reason must be
+// UTF-8.
+func (g *frameGuard) checkClose() *closeFrame {
+	reason := g.closeBody[2:]
+	for i := range reason {
+		reason[i] ^= g.mask[(i+2)%4]
+	}
+	if !utf8.Valid(reason) {
+		return &closeFrame{websocket.StatusInvalidFramePayloadData, "a close reason that is not UTF-8"}
+	}
+	return nil
 }
 
 var errProtocol = io.ErrUnexpectedEOF // what coder/websocket sees: the stream ends

@@ -35,6 +35,17 @@ func frame(op byte, n int, masked bool) []byte {
 	return append(b, bytes.Repeat([]byte{'x'}, n)...)
 }
 
+// maskedClose builds a client's close frame with code and reason, masked.
+func maskedClose(code uint16, reason string) []byte {
+	payload := binary.BigEndian.AppendUint16(nil, code)
+	payload = append(payload, reason...)
+	b := []byte{0x88, 0x80 | byte(len(payload)), 1, 2, 3, 4}
+	for i, c := range payload {
+		b = append(b, c^byte(i%4+1))
+	}
+	return b
+}
+
 func TestFrameGuard(t *testing.T) {
 	t.Parallel()
 	const limit = 70000
@@ -54,6 +65,9 @@ func TestFrameGuard(t *testing.T) {
 			&closeFrame{websocket.StatusMessageTooBig, "message larger than the limit of 70000 bytes"}},
 		{"a continuation over the limit too", cat(frame(0, limit+1, true)), 0, 14,
 			&closeFrame{websocket.StatusMessageTooBig, "message larger than the limit of 70000 bytes"}},
+		{"a close reason in UTF-8 passes", cat(frame(1, 5, true), maskedClose(1000, "bye, été")), len(cat(frame(1, 5, true), maskedClose(1000, "bye, été"))), 0, nil},
+		{"a close reason not UTF-8 stops before its last byte", cat(frame(1, 5, true), maskedClose(1000, "bad \xff\xfe")), len(frame(1, 5, true)), len(maskedClose(1000, "bad \xff\xfe")),
+			&closeFrame{websocket.StatusInvalidFramePayloadData, "a close reason that is not UTF-8"}},
 		{"a 64-bit length stops before any payload", cat(frame(2, 3, true), []byte{0x82, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4}), len(frame(2, 3, true)), 14,
 			&closeFrame{websocket.StatusMessageTooBig, "message larger than the limit of 70000 bytes"}},
 	}
@@ -83,8 +97,8 @@ func TestFrameGuard(t *testing.T) {
 					t.Fatalf("error %v, want %v", err, errProtocol)
 				}
 				// The frames before pass whole; of the bad frame, only the
-				// part of its header that came in earlier reads, never its
-				// whole header nor any of its payload.
+				// part that came in earlier reads, never its whole header
+				// (for a close frame, its whole payload).
 				if len(got) < tt.passed || len(got) >= tt.passed+tt.hdr || !bytes.Equal(got, tt.in[:len(got)]) {
 					t.Fatalf("passed %d bytes, want the first %d to %d", len(got), tt.passed, tt.passed+tt.hdr-1)
 				}
@@ -121,4 +135,32 @@ func TestHeaderLen(t *testing.T) {
 			t.Errorf("%s: payloadLen = %d, want %d", tt.lengthFor, got, tt.payload)
 		}
 	}
+}
+
+// FuzzFrameGuard: whatever a client sends, the guard passes a prefix of
+// it unchanged, the same one and the same failure whether the bytes come
+// whole or one at a time, and a failure passes no close frame whole.
+func FuzzFrameGuard(f *testing.F) {
+	f.Add(frame(1, 5, true))
+	f.Add(append(frame(2, 3, true), maskedClose(1000, "bye")...))
+	f.Add(maskedClose(1001, "\xff"))
+	f.Add(frame(1, 3, false))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var got [2][]byte
+		var fail [2]*closeFrame
+		for i, r := range []io.Reader{bytes.NewReader(in), iotest.OneByteReader(bytes.NewReader(in))} {
+			g := &frameGuard{src: r, limit: 100}
+			got[i], _ = io.ReadAll(g)
+			fail[i] = g.fail
+			if !bytes.HasPrefix(in, got[i]) {
+				t.Fatalf("passed %q, not a prefix of %q", got[i], in)
+			}
+		}
+		if (fail[0] == nil) != (fail[1] == nil) || fail[0] != nil && *fail[0] != *fail[1] {
+			t.Fatalf("whole: %+v, a byte at a time: %+v", fail[0], fail[1])
+		}
+		if fail[0] == nil && (!bytes.Equal(got[0], in) || !bytes.Equal(got[1], in)) {
+			t.Fatalf("no failure, but passed %d and %d of %d bytes", len(got[0]), len(got[1]), len(in))
+		}
+	})
 }

@@ -37,13 +37,17 @@ type backend struct {
 }
 
 // startBackend serves on a free loopback port.
-func startBackend() (*backend, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func startBackend() (*backend, error) { return startBackendOn("127.0.0.1:0") }
+
+// startBackendOn serves on addr, with more server options.
+func startBackendOn(addr string, opts ...grpc.ServerOption) (*backend, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
 	b := &backend{addr: ln.Addr().String()}
-	b.server = grpc.NewServer(grpc.UnknownServiceHandler(b.handle), grpc.MaxRecvMsgSize(64<<20), grpc.MaxSendMsgSize(maxBytes+1024))
+	opts = append([]grpc.ServerOption{grpc.UnknownServiceHandler(b.handle), grpc.MaxRecvMsgSize(64 << 20), grpc.MaxSendMsgSize(maxBytes + 1024)}, opts...)
+	b.server = grpc.NewServer(opts...)
 	go b.server.Serve(ln)
 	return b, nil
 }
@@ -77,8 +81,10 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		in = &emptypb.Empty{}
 	case "Echo":
 		in = &structpb.Struct{}
-	case "Bytes":
+	case "Bytes", "Flood":
 		in = &wrapperspb.Int64Value{}
+	case "Upload":
+		in = &wrapperspb.BytesValue{}
 	default:
 		return status.Errorf(codes.Unimplemented, "unknown method %s", method)
 	}
@@ -86,8 +92,10 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		return err
 	}
 	switch method {
-	case "Ping":
+	case "Ping", "Upload":
 		out = &emptypb.Empty{}
+	case "Flood":
+		return flood(stream, in.(*wrapperspb.Int64Value).GetValue())
 	case "Echo":
 		out = in
 	case "Sleep", "Hold":
@@ -111,4 +119,17 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		out = wrapperspb.Bytes(make([]byte, n))
 	}
 	return stream.SendMsg(out)
+}
+
+// flood sends messages of n zero bytes on stream until it ends.
+func flood(stream grpc.ServerStream, n int64) error {
+	if n < 0 || n > maxBytes {
+		return status.Errorf(codes.InvalidArgument, "value: want 0 to %d", maxBytes)
+	}
+	msg := wrapperspb.Bytes(make([]byte, n))
+	for {
+		if err := stream.SendMsg(msg); err != nil {
+			return err
+		}
+	}
 }

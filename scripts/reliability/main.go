@@ -14,6 +14,7 @@
 //	reliability slowbody  -url URL -conns N              bodies sent a byte a second, a client timed
 //	reliability amplify   -book URL -pid PID             one large book, read by many at once
 //	reliability hostile                                  the hostile-input summary line (stdin) as a table
+//	reliability attacks   -serve PROTOREST -scale full   issue 22's attacks, each on a serve of its own
 //
 // Run "reliability COMMAND -help" for a command's flags. It is Linux-only
 // (it reads /proc) and talks to loopback addresses only.
@@ -37,13 +38,14 @@ var commands = map[string]func(ctx context.Context, args []string, stdout io.Wri
 	"slowbody":  runSlowBody,
 	"amplify":   runAmplify,
 	"hostile":   runHostile,
+	"attacks":   runAttacks,
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 || commands[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: reliability limits|load|outage|idleflood|slowbody|amplify|hostile [flags]")
+		fmt.Fprintln(os.Stderr, "usage: reliability limits|load|outage|idleflood|slowbody|amplify|hostile|attacks [flags]")
 		os.Exit(2)
 	}
 	if err := commands[os.Args[1]](ctx, os.Args[2:], os.Stdout); err != nil {

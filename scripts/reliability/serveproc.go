@@ -24,11 +24,17 @@ type serveProc struct {
 // servingLine is what serve prints on stdout once it listens.
 var servingLine = regexp.MustCompile(`^protorest: serving .* as HTTP/JSON on (\S+) \(http\)$`)
 
-// startServe runs bin serve with args and --listen 127.0.0.1:0, and
-// returns once it listens and is ready (GET /readyz is 200).
+// serveListen is the address the serves started here listen on.
+var serveListen = "127.0.0.1:0"
+
+// startServe runs bin serve with args and --listen serveListen, and
+// returns once it listens and is ready (GET /readyz is 200). bin may be a
+// command line that ends with the binary ("taskset -c 1 protorest"): its
+// process ID is then serve's once the command execs it.
 func startServe(ctx context.Context, bin string, args ...string) (*serveProc, error) {
 	p := &serveProc{args: args}
-	p.cmd = exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--access-log=false"}, args...)...)
+	command := strings.Fields(bin)
+	p.cmd = exec.Command(command[0], append(append(command[1:], "serve", "--listen", serveListen, "--access-log=false"), args...)...)
 	p.cmd.Stderr = os.Stderr
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {

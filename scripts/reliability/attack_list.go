@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/grpc"
+)
+
+// largeReply is the upstream reply of the large-reply attacks: 60 MiB,
+// under serve's default --max-upstream-message-size (64 MiB).
+const largeReply = 60 << 20
+
+// unaryPath is a unary GET whose answer is 58 KB of JSON (43,000 bytes,
+// base64), under the 64 KiB that the response budget leaves out.
+const unaryPath = "/v1/bytes?value=43000"
+
+// attackList is issue 22's attacks at sizes z.
+func attackList(z attackSizes) []attack {
+	held := []grpc.ServerOption{grpc.MaxConcurrentStreams(uint32(z.held))}
+	return []attack{
+		{name: "gzip-bomb", desc: fmt.Sprintf("gzip bomb through the gRPC pass-through: %d calls at once, each one gzipped message that inflates to %s", z.bombCalls, mib(int64(z.bombBytes)/1024)),
+			run: func(ctx context.Context, e *attackEnv) string { return gzipBomb(ctx, e, z.bombCalls, z.bombBytes) }},
+		{name: "zero-window-unary", desc: fmt.Sprintf("HTTP/2 readers that never open their window (SETTINGS_INITIAL_WINDOW_SIZE 0): %d streams, 100 a connection, each a 58 KB unary answer, held %s", z.windowStreams, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return zeroWindow(ctx, e, z.windowStreams, unaryPath, z.hold)
+			}},
+		{name: "zero-window-streams", desc: fmt.Sprintf("the same on server streams: %d streams of 64 KiB messages sent as fast as taken, held %s", z.floodStreams, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return zeroWindow(ctx, e, z.floodStreams, "/v1/flood?value=65536", z.hold)
+			}},
+		{name: "slow-readers", desc: fmt.Sprintf("slow HTTP/1.1 readers: %d connections (4 KiB receive buffers), each a 58 KB unary answer read at 100 bytes/s for %s", z.slowReaders, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return slowReaders(ctx, e, z.slowReaders, z.hold) }},
+		{name: "large-reply", desc: "one 60 MiB upstream reply (serve's --max-upstream-message-size is 64 MiB, a response 4 MiB)",
+			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, 1) }},
+		{name: "large-replies", desc: fmt.Sprintf("%d 60 MiB upstream replies at once", z.largeBatch),
+			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, z.largeBatch) }},
+		{name: "held-passthrough", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, all held by gRPC pass-through server streams (over one h2c connection to serve), for %s", z.held, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return holdPassThrough(ctx, e, z.held, z.hold) }},
+		{name: "held-streams", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, all held by REST server streams (GET /v1/hold, HTTP/1.1), for %s", z.held, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return holdREST(ctx, e, "/v1/hold", z.held, z.hold) }},
+		{name: "held-unary", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, and %d slow unary calls held (GET /v1/sleep, HTTP/1.1), for %s", z.held, z.slowUnary, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return holdREST(ctx, e, "/v1/sleep", z.slowUnary, z.hold)
+			}},
+		{name: "cl-te", desc: fmt.Sprintf("Content-Length with Transfer-Encoding: %d requests, each on a connection of its own with a GET pipelined behind it", z.framing),
+			run: func(ctx context.Context, e *attackEnv) string { return clte(ctx, e, z.framing) }},
+	}
+}
