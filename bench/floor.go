@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	libraryv1 "github.com/protorest/protorest/bench/proto/bench/library/v1"
 )
@@ -26,6 +28,7 @@ func NewFloorHandler(lib libraryv1.LibraryServer) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/shelves/{shelf}/books/{book}", f.getBook)
 	mux.HandleFunc("GET /v1/shelves/{shelf}/books", f.listBooks)
+	mux.HandleFunc("GET /v1/shelves/{shelf}/books:search", f.searchBooks)
 	mux.HandleFunc("POST /v1/shelves/{shelf}/books", f.createBook)
 	mux.HandleFunc("PATCH /v1/shelves/{shelf}/books/{book}", f.updateBook)
 	mux.HandleFunc("DELETE /v1/shelves/{shelf}/books/{book}", f.deleteBook)
@@ -62,6 +65,38 @@ func (f *floor) listBooks(w http.ResponseWriter, r *http.Request) {
 		req.PageSize = int32(n)
 	}
 	res, err := f.lib.ListBooks(r.Context(), req)
+	if err != nil {
+		writeFloorError(w, err)
+		return
+	}
+	writeFloorJSON(w, listBooksToJSON(res))
+}
+
+func (f *floor) searchBooks(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	req := &libraryv1.SearchBooksRequest{Parent: shelfName(r), Author: q.Get("author"), Topics: q["topics"]}
+	for _, p := range []struct {
+		name string
+		dst  *int32
+	}{{"min_pages", &req.MinPages}, {"page_size", &req.PageSize}} {
+		if s := q.Get(p.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				writeFloorError(w, status.Errorf(codes.InvalidArgument, "%s: %v", p.name, err))
+				return
+			}
+			*p.dst = int32(n)
+		}
+	}
+	if s := q.Get("published_after"); s != "" {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			writeFloorError(w, status.Errorf(codes.InvalidArgument, "published_after: %v", err))
+			return
+		}
+		req.PublishedAfter = timestamppb.New(t)
+	}
+	res, err := f.lib.SearchBooks(r.Context(), req)
 	if err != nil {
 		writeFloorError(w, err)
 		return
