@@ -124,14 +124,19 @@ var ItemCounts = []int{1, 50, 500}
 func listItemsOps() []Op {
 	var ops []Op
 	for _, n := range ItemCounts {
-		ops = append(ops, Op{
-			Name: "ListItems-" + strconv.Itoa(n),
-			HTTP: Request{Method: "GET", Target: "/v1/items?n=" + strconv.Itoa(n)},
-			GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
-				return c.ListItems(ctx, &libraryv1.ListItemsRequest{N: int32(n)})
-			},
-			NewResponse: func() proto.Message { return &libraryv1.ListItemsResponse{} },
-		})
+		ops = append(ops, listItemsOp(n))
 	}
 	return ops
+}
+
+// listItemsOp is ListItems-n.
+func listItemsOp(n int) Op {
+	return Op{
+		Name: "ListItems-" + strconv.Itoa(n),
+		HTTP: Request{Method: "GET", Target: "/v1/items?n=" + strconv.Itoa(n)},
+		GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
+			return c.ListItems(ctx, &libraryv1.ListItemsRequest{N: int32(n)})
+		},
+		NewResponse: func() proto.Message { return &libraryv1.ListItemsResponse{} },
+	}
 }
