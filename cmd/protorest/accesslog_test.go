@@ -11,10 +11,13 @@ import (
 	"github.com/protorest/protorest"
 )
 
-// accessLines are the access log lines of s so far, decoded (serve runs
-// with --log-format json).
+// accessLines stops s and returns its access log lines, decoded (serve
+// runs with --log-format json). The lines are written within 100 ms of
+// their requests, and all of them as serve exits: stopping it first
+// makes sure every one is there.
 func accessLines(t *testing.T, s *served) []map[string]any {
 	t.Helper()
+	s.stop(t)
 	var lines []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(s.stderr.String()), "\n") {
 		var m map[string]any
@@ -90,6 +93,7 @@ func TestAccessLogOff(t *testing.T) {
 	upstreamAt(t, addr, false)
 	s := startServe(t, "--upstream", addr, "--access-log=false", "--log-level", "warn")
 	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
+	s.stop(t)
 	if out := s.stderr.String(); out != "" {
 		t.Errorf("logged with --access-log=false --log-level warn: %s", out)
 	}
@@ -113,8 +117,9 @@ func BenchmarkAccessLog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	log := newLogger(io.Discard, "json", "info")
-	h := accessLog(log, gw, []string{"/livez"}, true)
+	out := newLogWriter(io.Discard)
+	defer out.Close()
+	h := accessLog(newAccessLogger(out, "json", "info"), gw, []string{"/livez"}, true)
 	for _, path := range []string{"/v1/things", "/livez"} {
 		b.Run(path, func(b *testing.B) {
 			b.ReportAllocs()

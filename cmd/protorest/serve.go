@@ -23,7 +23,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return withUnknownVariables(err, os.Environ())
 	}
-	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	logOut := newLogWriter(stderr)
+	defer logOut.Close() // last: the lines of the requests drained
+	log := newLogger(logOut, cfg.logFormat, cfg.logLevel)
+	logOut.warnWith(log)
 	logUnknownVariables(log, os.Environ())
 	tlsConfig, err := cfg.listenerTLS(log)
 	if err != nil {
@@ -38,6 +41,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer tel.close(log)
+	if err := tel.observeDroppedLines(logOut); err != nil {
+		return err
+	}
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
 	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, tel.dialOptions()...)
 	if err != nil {
@@ -83,7 +89,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		handler = sharePort(gw, grpcproxy.New(conn, recordProxyFailure))
 	}
 	if cfg.accessLog {
-		handler = accessLog(log, handler, cfg.probePaths(), cfg.accessLogProbes)
+		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)
