@@ -18,11 +18,16 @@ import (
 	"github.com/protorest/protorest/otelprotorest"
 )
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	cfg, err := parseServeFlags(args, os.LookupEnv, stdout)
 	if err != nil {
 		return withUnknownVariables(err, os.Environ())
 	}
+	stopProfiles, err := startProfiles(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfiles()) }()
 	logOut := newLogWriter(stderr)
 	defer logOut.Close() // last: the lines of the requests drained
 	log := newLogger(logOut, cfg.logFormat, cfg.logLevel)

@@ -28,7 +28,9 @@ Every flag can also be set by the environment variable after its default
 ($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
 flag on the command line wins. A repeatable flag's variable is a
 comma-separated list. A PROTOREST_ variable that is no flag's is warned
-of. Bad usage exits 2, a failure at run time 1.
+of. Bad usage exits 2, a failure at run time 1. As a debugging aid,
+PROTOREST_CPUPROFILE=FILE writes a CPU profile of serve to FILE at exit,
+and PROTOREST_MEMPROFILE=FILE one of what it allocated (go tool pprof).
 
 Examples:
 
