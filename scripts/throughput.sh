@@ -26,13 +26,18 @@
 #   CONNS       connections, one request at a time on each (default 64)
 #   THREADS     threads of wrk and h2load (default 2)
 #   ROUTES      comma-separated: get,query,post,list,stream (default all)
-#   CONTENDERS  comma-separated (default all): floor-proxy, grpc-gateway,
-#               vanguard, protorest, floor, grpc-gateway-inproc,
-#               protorest-inproc
+#   CONTENDERS  comma-separated (default all but the last two):
+#               floor-proxy, grpc-gateway, vanguard, protorest, floor,
+#               grpc-gateway-inproc, protorest-inproc;
+#               protorest-no-access-log (serve --access-log=false) and
+#               protorest-base (serve built at BASE)
+#   BASE        a git revision: builds protorest serve there too, as the
+#               contender protorest-base (added to CONTENDERS), for a
+#               before/after comparison within one run
 #   PROTOCOLS   comma-separated: h1, h2c, h2 (default all)
 #   SERVE_FLAGS more flags for protorest serve (e.g. --access-log=false)
 #   PORT        the first loopback port: the backend's, then two for each
-#               contender (default 19400, so 19400-19414)
+#               contender (default 19400: 19400-19414 for the default seven)
 #   RESULTS     where the results and logs go (default
 #               bench/results/throughput, ignored by git)
 #   REPORT      0 to skip writing the report; MD and CHART name its files
@@ -54,6 +59,7 @@ CONTENDERS=${CONTENDERS:-floor-proxy,grpc-gateway,vanguard,protorest,floor,grpc-
 PROTOCOLS=${PROTOCOLS:-h1,h2c,h2}
 SERVE_FLAGS=${SERVE_FLAGS:-}
 PORT=${PORT:-19400}
+BASE=${BASE:-}
 RESULTS=${RESULTS:-bench/results/throughput}
 REPORT=${REPORT:-1}
 MD=${MD:-docs/benchmarks.md}
@@ -71,6 +77,13 @@ mkdir -p "$bin"
 echo "building the contenders and the driver" >&2
 (cd bench && go build -o "$bin/" ./cmd/librarybackend ./cmd/floorproxy ./cmd/gatewayproxy ./cmd/vanguardproxy ./cmd/inprocess ./cmd/throughput)
 (cd cmd/protorest && go build -o "$bin/protorest" .)
+if [ -n "$BASE" ]; then
+  src=$(mktemp -d)
+  git -C "$root" archive "$BASE" | tar -x -C "$src"
+  (cd "$src/cmd/protorest" && go build -o "$bin/protorest-base" .)
+  rm -rf "$src"
+  case ",$CONTENDERS," in *,protorest-base,*) ;; *) CONTENDERS="$CONTENDERS,protorest-base" ;; esac
+fi
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then

@@ -78,21 +78,23 @@ var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		st := &accessState{rec: recorder{ResponseWriter: w}} // one allocation for the three
 		ci, observed := protorest.CallInfoFromContext(r.Context())
 		call := r
 		if !observed {
-			ci = new(protorest.CallInfo)
+			ci = &st.ci
 			call = r.WithContext(protorest.NewCallInfoContext(r.Context(), ci))
 		}
 		var body *countingBody
 		if r.Body != nil && r.Body != http.NoBody {
-			body = &countingBody{ReadCloser: r.Body}
+			body = &st.body
+			body.ReadCloser = r.Body
 			if call == r {
 				call = r.WithContext(r.Context())
 			}
 			call.Body = body
 		}
-		rec := &recorder{ResponseWriter: w}
+		rec := &st.rec
 		next.ServeHTTP(rec, call)
 		r.Pattern = call.Pattern
 		code := rec.status
@@ -162,6 +164,14 @@ func clientAddress(remote string) string {
 		return host
 	}
 	return remote
+}
+
+// accessState is what accessLog keeps of a request: its recorder, and
+// its CallInfo and request body counter when it needs them.
+type accessState struct {
+	rec  recorder
+	ci   protorest.CallInfo
+	body countingBody
 }
 
 // countingBody counts the bytes read from a request body.

@@ -25,7 +25,11 @@ var contenders = []contender{
 	{name: bench.FloorProxyName, remote: true, label: "floor proxy", args: program("floorproxy", "")},
 	{name: "grpc-gateway", remote: true, label: "grpc-gateway", args: program("gatewayproxy", "")},
 	{name: bench.VanguardName, remote: true, label: "vanguard", args: program("vanguardproxy", "")},
-	{name: "protorest", remote: true, label: "protorest serve", args: protorestServe},
+	{name: "protorest", remote: true, label: "protorest serve", args: protorestServe("protorest")},
+	// Not measured by default: serve without its access log, and serve
+	// built at another revision (scripts/throughput.sh's BASE).
+	{name: "protorest-no-access-log", remote: true, label: "protorest serve --access-log=false", args: protorestServe("protorest", "--access-log=false")},
+	{name: "protorest-base", remote: true, label: "protorest serve at BASE", args: protorestServe("protorest-base")},
 	{name: bench.FloorName, label: "floor in-process", args: program("inprocess", "floor")},
 	{name: bench.GRPCGatewayInProcessName, label: "grpc-gateway in-process", args: program("inprocess", "grpc-gateway")},
 	{name: bench.ProtorestInProcessName, label: "protorest in-process", args: program("inprocess", "protorest")},
@@ -48,14 +52,18 @@ func program(name, kind string) func(bin, addr, upstream, cert, key string, _ []
 	}
 }
 
-// protorestServe is protorest serve's command line: its defaults (the
-// access log on, to a file), and serveFlags.
-func protorestServe(bin, addr, upstream, cert, key string, serveFlags []string) []string {
-	args := []string{filepath.Join(bin, "protorest"), "serve", "--listen", addr, "--upstream", upstream}
-	if cert != "" {
-		args = append(args, "--tls-cert", cert, "--tls-key", key)
+// protorestServe is the command line of protorest serve, the program
+// in bin named program: its defaults (the access log on, to a file), and
+// flags, then the run's serveFlags.
+func protorestServe(program string, flags ...string) func(bin, addr, upstream, cert, key string, serveFlags []string) []string {
+	return func(bin, addr, upstream, cert, key string, serveFlags []string) []string {
+		args := []string{filepath.Join(bin, program), "serve", "--listen", addr, "--upstream", upstream}
+		if cert != "" {
+			args = append(args, "--tls-cert", cert, "--tls-key", key)
+		}
+		args = append(args, flags...)
+		return append(args, serveFlags...)
 	}
-	return append(args, serveFlags...)
 }
 
 // contenderNamed is the contender named name.

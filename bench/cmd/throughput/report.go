@@ -167,6 +167,7 @@ func report(run *Run, results []Result, m map[key]median, chartLink string) stri
 
 	p("### Issue 24's targets\n\n")
 	targetsTable(&b, m)
+	serveVariants(&b, m)
 
 	for _, remote := range []bool{true, false} {
 		for _, proto := range protocols {
@@ -204,6 +205,56 @@ func report(run *Run, results []Result, m map[key]median, chartLink string) stri
 		}
 	}
 	return b.String()
+}
+
+// serveVariants writes, when the run measured them, protorest serve's
+// CPU per request beside serve without its access log, and beside serve
+// built at BASE.
+func serveVariants(b *strings.Builder, m map[key]median) {
+	const off, base = "protorest-no-access-log", "protorest-base"
+	hasOff, hasBase := false, false
+	for k := range m {
+		hasOff = hasOff || k.contender == off
+		hasBase = hasBase || k.contender == base
+	}
+	if !hasOff && !hasBase {
+		return
+	}
+	fmt.Fprintf(b, "### protorest serve's CPU per request: the access log, and the BASE revision\n\n")
+	t := mdsection.Table{Head: []string{"protocol", "route", "protorest serve"}, Align: "llr"}
+	if hasOff {
+		t.Head = append(t.Head, "--access-log=false", "the access log's cost")
+		t.Align += "rr"
+	}
+	if hasBase {
+		t.Head = append(t.Head, "at BASE", "vs BASE")
+		t.Align += "rr"
+	}
+	for _, proto := range protocols {
+		for _, route := range bench.Routes {
+			on, ok := m[key{proto.name, route.Name, "protorest"}]
+			if !ok {
+				continue
+			}
+			row := []string{proto.name, route.Name, fmtMicros(on.cpu)}
+			if hasOff {
+				if o, ok := m[key{proto.name, route.Name, off}]; ok {
+					row = append(row, fmtMicros(o.cpu), fmt.Sprintf("%+.1f µs", on.cpu-o.cpu))
+				} else {
+					row = append(row, "—", "—")
+				}
+			}
+			if hasBase {
+				if o, ok := m[key{proto.name, route.Name, base}]; ok {
+					row = append(row, fmtMicros(o.cpu), fmtRatio(on.cpu/o.cpu))
+				} else {
+					row = append(row, "—", "—")
+				}
+			}
+			t.Add(row...)
+		}
+	}
+	fmt.Fprintf(b, "%s\n", &t)
 }
 
 // routeAnswers say what each route answers.
