@@ -134,7 +134,7 @@ func (e *lineEncoder) str(k, v string) {
 		e.b = appendEscapedJSONString(e.b, v)
 		e.b = append(e.b, '"')
 	case needsQuoting(v):
-		e.b = strconv.AppendQuote(e.b, v)
+		e.b = appendQuote(e.b, v)
 	default:
 		e.b = append(e.b, v...)
 	}
@@ -184,6 +184,26 @@ func appendRFC3339Millis(b []byte, t time.Time) []byte {
 	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b[:n+prefixLen], b[n+prefixLen+1:]...) // drop the 4th digit
+}
+
+// appendQuote is strconv.AppendQuote, quicker for printable ASCII (a
+// route template such as /v1/{name=shelves/*} needs quotes for its '='):
+// only '"' and '\\' are escaped then.
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\', c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 // jsonSafe reports whether an ASCII byte goes into a JSON string as it
