@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 )
@@ -26,6 +27,10 @@ type Flags struct {
 	Kind     string // which one, for a program that runs several
 	TLSCert  string // serve TLS with this certificate (PEM)
 	TLSKey   string // and this key
+	// CPUProfile names a file that gets a CPU profile of the process,
+	// from start to exit (go tool pprof), to compare with serve's
+	// (PROTOREST_CPUPROFILE).
+	CPUProfile string
 }
 
 // Main parses the command line of the program name and serves the
@@ -39,7 +44,16 @@ func Main(name string, newServer func(addr string, h http.Handler) *http.Server,
 	fs.StringVar(&f.Kind, "kind", "", "which contender, for a program that runs several")
 	fs.StringVar(&f.TLSCert, "tls-cert", "", "serve TLS (HTTP/2 by ALPN) with this certificate chain (PEM)")
 	fs.StringVar(&f.TLSKey, "tls-key", "", "the key (PEM) of -tls-cert")
+	fs.StringVar(&f.CPUProfile, "cpuprofile", "", "write a CPU profile of the process to this file at exit")
 	fs.Parse(os.Args[1:])
+	if f.CPUProfile != "" {
+		stop, err := startCPUProfile(f.CPUProfile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	if newServer == nil {
 		newServer = NewServer
 	}
@@ -49,6 +63,23 @@ func Main(name string, newServer func(addr string, h http.Handler) *http.Server,
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(1)
 	}
+}
+
+// startCPUProfile starts a CPU profile into path and returns the
+// function that ends it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func serve(ctx context.Context, name string, f Flags, newServer func(string, http.Handler) *http.Server, build func(Flags) (http.Handler, error)) error {
