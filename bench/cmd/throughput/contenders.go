@@ -66,6 +66,12 @@ func protorestServe(program string, flags ...string) func(bin, addr, upstream, c
 	}
 }
 
+// defaultContenders are the contenders a run measures unless told.
+var defaultContenders = []string{
+	bench.FloorProxyName, "grpc-gateway", bench.VanguardName, "protorest",
+	bench.FloorName, bench.GRPCGatewayInProcessName, bench.ProtorestInProcessName,
+}
+
 // contenderNamed is the contender named name.
 func contenderNamed(name string) (contender, error) {
 	for _, c := range contenders {

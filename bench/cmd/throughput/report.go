@@ -146,11 +146,11 @@ func report(run *Run, results []Result, m map[key]median, chartLink string) stri
 		serve = "`" + strings.Join(run.ServeFlags, " ") + "`"
 	}
 	p("Machine: %s; %s; %s. Run %s at %s, in %s: medians of %d interleaved rounds (each round loads every contender in turn on each route and protocol for %s), %d connections with one request at a time on each (closed loop), %d threads of the load generator. protorest serve with %s. ",
-		run.Machine, run.GoVersion, strings.Join(run.Tools, ", "), run.Date, run.Commit, orDash(run.Elapsed), run.Count, run.Duration, run.Conns, run.Threads, serve)
+		run.Machine, run.GoVersion, strings.Join(tools(run), ", "), run.Date, run.Commit, orDash(run.Elapsed), run.Count, run.Duration, run.Conns, run.Threads, serve)
 	p("The load generator runs on the same CPUs as the contender, and the machine was shared: its 1-minute load average as the rounds began ranged %.1f to %.1f (median %.1f). Absolute figures are noisy; the claim is the ratios within this run.\n\n",
 		loads[0], loads[len(loads)-1], loads[len(loads)/2])
 	p("CPU per request is the contender process's user and system time (`/proc/PID/stat`) over the round, divided by its requests: the gateway's own cost, and for an in-process contender the Library's too; the remote contenders share one gRPC backend process, not counted. Peak RSS is the process's `VmHWM`, reset before each round; the largest of the rounds.\n\n")
-	p("Reproduce: `COUNT=%d DURATION=%s bash scripts/throughput.sh`; `SERVE_FLAGS=--access-log=false` for protorest serve without its access log.\n\n", run.Count, run.Duration)
+	p("Command: `%s bash scripts/throughput.sh`.\n\n", knobs(run, results))
 	if chartLink != "" {
 		p("![CPU per request relative to the floor](%s)\n\n", chartLink)
 	}
@@ -255,6 +255,43 @@ func serveVariants(b *strings.Builder, m map[key]median) {
 		}
 	}
 	fmt.Fprintf(b, "%s\n", &t)
+}
+
+// tools are the load generators' versions, without wrk's copyright.
+func tools(run *Run) []string {
+	var out []string
+	for _, t := range run.Tools {
+		t, _, _ = strings.Cut(t, " Copyright")
+		out = append(out, t)
+	}
+	return out
+}
+
+// knobs are the settings of scripts/throughput.sh that reproduce the
+// run: its counts, and the routes, contenders and protocols it measured,
+// in the order of the run.
+func knobs(run *Run, results []Result) string {
+	var routes, names, protos []string
+	for _, r := range results {
+		if !slices.Contains(routes, r.Route) {
+			routes = append(routes, r.Route)
+		}
+		if !slices.Contains(names, r.Contender) {
+			names = append(names, r.Contender)
+		}
+		if !slices.Contains(protos, r.Protocol) {
+			protos = append(protos, r.Protocol)
+		}
+	}
+	k := fmt.Sprintf("COUNT=%d DURATION=%s CONNS=%d THREADS=%d ROUTES=%s CONTENDERS=%s PROTOCOLS=%s",
+		run.Count, run.Duration, run.Conns, run.Threads, strings.Join(routes, ","), strings.Join(names, ","), strings.Join(protos, ","))
+	if len(run.ServeFlags) > 0 {
+		k += fmt.Sprintf(" SERVE_FLAGS='%s'", strings.Join(run.ServeFlags, " "))
+	}
+	if slices.Contains(names, "protorest-base") {
+		k += " BASE=<the revision>"
+	}
+	return k
 }
 
 // routeAnswers say what each route answers.

@@ -42,7 +42,7 @@ func parseRunFlags(args []string) (*runConfig, error) {
 	fs.IntVar(&c.threads, "threads", 2, "threads of wrk and h2load")
 	fs.IntVar(&c.port, "port", 19400, "the first of the loopback ports used: the backend's, then two for each contender (plaintext, TLS)")
 	routes := fs.String("routes", "get,query,post,list,stream", "the routes, comma-separated")
-	names := fs.String("contenders", "floor-proxy,grpc-gateway,vanguard,protorest,floor,grpc-gateway-inproc,protorest-inproc", "the contenders, comma-separated")
+	names := fs.String("contenders", strings.Join(defaultContenders, ","), "the contenders, comma-separated")
 	protos := fs.String("protocols", "h1,h2c,h2", "the protocols, comma-separated: h1 (wrk), h2c and h2 (TLS) (h2load)")
 	serveFlags := fs.String("serve-flags", "", "more flags for protorest serve, space-separated (e.g. --access-log=false)")
 	fs.StringVar(&c.commit, "commit", "", "the repository's commit, for the report")
