@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/protorest/protorest/bench"
@@ -128,18 +131,38 @@ func runCommand(args []string) error {
 		return err
 	}
 	var procs []*process
-	defer func() {
+	var procsMu sync.Mutex
+	stopAll := func() {
+		procsMu.Lock()
+		defer procsMu.Unlock()
 		for _, p := range procs {
 			p.stop()
 		}
+		procs = nil
+	}
+	defer stopAll()
+	// Interrupted, stop the contenders too: they would keep their ports.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		if _, ok := <-signals; ok {
+			stopAll()
+			os.Exit(130)
+		}
 	}()
+	started := func(p *process) {
+		procsMu.Lock()
+		defer procsMu.Unlock()
+		procs = append(procs, p)
+	}
 	port := c.port
 	backendAddr := fmt.Sprintf("127.0.0.1:%d", port)
 	backend, err := start("librarybackend", []string{filepath.Join(c.bin, "librarybackend"), "-listen", backendAddr}, filepath.Join(c.dir, "librarybackend.log"))
 	if err != nil {
 		return err
 	}
-	procs = append(procs, backend)
+	started(backend)
 	// servers[tls][i] is contender i's process with TLS or without.
 	servers := [2][]*server{}
 	for _, ct := range c.names {
@@ -160,7 +183,7 @@ func runCommand(args []string) error {
 			if err != nil {
 				return err
 			}
-			procs = append(procs, p)
+			started(p)
 			servers[t] = append(servers[t], &server{contender: ct, proc: p, url: scheme + "://" + addr})
 		}
 	}
