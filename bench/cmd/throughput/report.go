@@ -149,7 +149,7 @@ func report(run *Run, results []Result, m map[key]median, chartLink string) stri
 		run.Machine, run.GoVersion, strings.Join(tools(run), ", "), run.Date, run.Commit, orDash(run.Elapsed), run.Count, run.Duration, run.Conns, run.Threads, serve)
 	p("The load generator runs on the same CPUs as the contender, and the machine was shared: its 1-minute load average as the rounds began ranged %.1f to %.1f (median %.1f). Absolute figures are noisy; the claim is the ratios within this run.\n\n",
 		loads[0], loads[len(loads)-1], loads[len(loads)/2])
-	p("CPU per request is the contender process's user and system time (`/proc/PID/stat`) over the round, divided by its requests: the gateway's own cost, and for an in-process contender the Library's too; the remote contenders share one gRPC backend process, not counted. Peak RSS is the process's `VmHWM`, reset before each round; the largest of the rounds.\n\n")
+	p("CPU per request is the contender process's user and system time (`/proc/PID/stat`) over the round, divided by its requests: the gateway's own cost, and for an in-process contender the Library's too; the remote contenders share one gRPC backend process, not counted. Peak RSS is the process's `VmHWM` over a round, reset to its RSS as the round begins (so it includes what the process kept from earlier rounds, the list route's buffers among them); the largest of the rounds.\n\n")
 	p("Command: `%s bash scripts/throughput.sh`.\n\n", knobs(run, results))
 	if chartLink != "" {
 		p("![CPU per request relative to the floor](%s)\n\n", chartLink)
