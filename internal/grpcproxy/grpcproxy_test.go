@@ -70,6 +70,12 @@ func (u *upstream) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServ
 // a client of the proxy.
 func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith is start with the proxy inside wrap, if not nil.
+func startWith(t *testing.T, wrap func(http.Handler) http.Handler) (testgrpc.TestServiceClient, *upstream) {
+	t.Helper()
 	up := &upstream{canceled: make(chan struct{})}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -79,7 +85,7 @@ func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 	testgrpc.RegisterTestServiceServer(srv, up)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
-	client, _ := startProxy(t, lis.Addr().String())
+	client, _ := startProxyWith(t, lis.Addr().String(), wrap)
 	return client, up
 }
 
@@ -87,6 +93,12 @@ func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 // net/http, and returns a client of the proxy and the errors the proxy
 // reported, in order.
 func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan error) {
+	t.Helper()
+	return startProxyWith(t, target, nil)
+}
+
+// startProxyWith is startProxy with the proxy inside wrap, if not nil.
+func startProxyWith(t *testing.T, target string, wrap func(http.Handler) http.Handler) (testgrpc.TestServiceClient, <-chan error) {
 	t.Helper()
 	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -103,6 +115,9 @@ func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan
 		default: // a test that does not read them
 		}
 	})
+	if wrap != nil {
+		proxy = wrap(proxy)
+	}
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, true))
 		if !grpcproxy.IsGRPC(r) {
