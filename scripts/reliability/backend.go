@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -77,7 +78,7 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 	ctx := stream.Context()
 	var in, out proto.Message
 	switch method {
-	case "Ping", "Sleep", "Deadline", "Hold":
+	case "Ping", "Sleep", "Deadline", "Hold", "Collect", "Talk":
 		in = &emptypb.Empty{}
 	case "Echo":
 		in = &structpb.Struct{}
@@ -96,6 +97,18 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		out = &emptypb.Empty{}
 	case "Flood":
 		return flood(stream, in.(*wrapperspb.Int64Value).GetValue())
+	case "Collect", "Talk":
+		for {
+			if err := stream.RecvMsg(in); err == io.EOF {
+				break
+			} else if err != nil {
+				return err
+			}
+		}
+		if method == "Talk" {
+			return nil
+		}
+		out = &emptypb.Empty{}
 	case "Echo":
 		out = in
 	case "Sleep", "Hold":
