@@ -202,9 +202,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
 
 		{group: conn, name: "upstream-connections", arg: "N", value: intValue{&c.upstreamConns},
-			help: "most connections to the upstream: each call goes to the one with the fewest calls in flight, so that a second is opened once the first has a call in flight, and so on (the first such one: connections no call needs stay closed)"},
+			help: "most connections to the upstream. Each call goes to the one with the fewest calls in flight, the first of them: the second is opened once the first has a call in flight, and so on"},
 		{group: conn, name: "upstream-max-streams", arg: "N", value: intValue{&c.upstreamMaxStreams},
-			help: "the upstream's limit of concurrent streams on one connection (its MaxConcurrentStreams): a call that finds every connection at it gets 503 with Retry-After at once (a proxied gRPC call, UNAVAILABLE) rather than waiting for a stream; with --upstream-connections, the default of the --max-*-calls and --max-*-streams flags. 0: no limit, no such default"},
+			help: "the upstream's limit of concurrent streams on one connection (its MaxConcurrentStreams; RFC 9113 recommends no fewer than 100): a call that finds every connection at it gets 503 with Retry-After at once (a proxied gRPC call, UNAVAILABLE) rather than waiting for a stream. With --upstream-connections it makes the defaults of --max-unary-calls, --max-server-streams, --max-client-streams, --max-bidi-streams, --max-websockets and --max-grpc-proxy-calls. 0: no limit, and no such defaults"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},

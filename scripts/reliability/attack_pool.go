@@ -80,40 +80,55 @@ func holdREST(ctx context.Context, e *attackEnv, path string, n int, hold time.D
 func holdBodies(ctx context.Context, e *attackEnv, path string, n int, hold time.Duration) string {
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	return holdN(ctx, e, "requests", n, hold, func(ctx context.Context) int {
-		pr, pw := io.Pipe()
-		go func() {
-			pw.Write([]byte("{}\n"))
-			<-ctx.Done()
-			pw.Close()
-		}()
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.serve.url(path), pr)
-		if err != nil {
-			return 0
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0
-		}
-		drain(resp.Body)
-		return resp.StatusCode
+		code, _ := postOpen(ctx, client, e.serve.url(path))
+		return code
 	})
+}
+
+// postOpen POSTs to url a body that sends one message ({}) and stays
+// open until ctx ends: 0 and "" if held until then, else the status and
+// the answer spelled.
+func postOpen(ctx context.Context, client *http.Client, url string) (int, string) {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte("{}\n"))
+		<-ctx.Done()
+		pw.Close()
+	}()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, pr)
+	if err != nil {
+		return 0, ""
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, ""
+	}
+	defer res.Body.Close()
+	return res.StatusCode, retryAnswer(res)
 }
 
 // holdWebSockets opens n WebSockets on path at once and holds them for
 // hold; a refused handshake counts as its status.
 func holdWebSockets(ctx context.Context, e *attackEnv, path string, n int, hold time.Duration) string {
 	return holdN(ctx, e, "WebSockets", n, hold, func(ctx context.Context) int {
-		c, resp, err := websocket.Dial(ctx, "ws://"+e.serve.addr+path, nil)
-		if err != nil {
-			if resp != nil {
-				return resp.StatusCode
-			}
-			return 0
-		}
-		defer c.CloseNow()
-		<-ctx.Done()
-		return 0
+		code, _ := openWebSocket(ctx, "ws://"+e.serve.addr+path)
+		return code
 	})
+}
+
+// openWebSocket opens a WebSocket to url and holds it until ctx ends (0),
+// or returns the handshake's refusal: its status and its answer spelled.
+func openWebSocket(ctx context.Context, url string) (int, string) {
+	c, resp, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		if resp != nil {
+			return resp.StatusCode, retryAnswer(resp)
+		}
+		return 0, err.Error()
+	}
+	defer c.CloseNow()
+	<-ctx.Done()
+	return 0, ""
 }
 
 // holdN runs call n times at once, each with a context that ends after

@@ -35,6 +35,7 @@ type backend struct {
 	server *grpc.Server
 	addr   string
 	calls  atomic.Int64
+	held   atomic.Int64 // calls of the methods that hold, in progress
 }
 
 // startBackend serves on a free loopback port.
@@ -75,6 +76,11 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		return status.Errorf(codes.Unimplemented, "unknown service %s", service)
 	}
 	b.calls.Add(1)
+	switch method {
+	case "Sleep", "Hold", "Collect", "Talk":
+		b.held.Add(1)
+		defer b.held.Add(-1)
+	}
 	ctx := stream.Context()
 	var in, out proto.Message
 	switch method {
