@@ -49,6 +49,7 @@ type EnvelopeFollower struct {
 	read     int64 // messages read whole
 	consumed int64 // messages the consumer took
 	stopped  bool
+	tooLarge error // the TooLargeError a read returned, for Failure
 }
 
 // NewEnvelopeFollower returns a follower of the enveloped messages of
@@ -78,6 +79,9 @@ func (f *EnvelopeFollower) Read(p []byte) (int, error) {
 	n, err := f.body.Read(p)
 	if ferr := f.follow(p[:n]); ferr != nil {
 		f.err = ferr
+		f.mu.Lock()
+		f.tooLarge = ferr
+		f.mu.Unlock()
 		return n, ferr
 	}
 	return n, err
@@ -139,6 +143,14 @@ func (f *EnvelopeFollower) Consumed() {
 	f.consumed++
 	f.mu.Unlock()
 	f.cond.Signal()
+}
+
+// Failure returns the TooLargeError a read returned, or nil. It may be
+// called from any goroutine.
+func (f *EnvelopeFollower) Failure() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.tooLarge
 }
 
 // Stop ends the reads: a read waiting for the consumer, and every read

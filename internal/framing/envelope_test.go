@@ -96,6 +96,9 @@ func TestEnvelopeFollowerTooLarge(t *testing.T) {
 	if n, again := fl.Read(make([]byte, 8)); n != 0 || again != err {
 		t.Fatalf("the next read: %d, %v", n, again)
 	}
+	if fl.Failure() != err {
+		t.Fatalf("Failure %v, want %v", fl.Failure(), err)
+	}
 }
 
 // BenchmarkEnvelopeFollower passes a stream of 1 KiB messages, 16 KiB a

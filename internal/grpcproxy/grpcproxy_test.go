@@ -94,7 +94,7 @@ func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan
 	}
 	t.Cleanup(func() { conn.Close() })
 	failed := make(chan error, 10)
-	proxy := grpcproxy.New(conn, func(ctx context.Context, err error) {
+	proxy := grpcproxy.New(conn, grpcproxy.Settings{Failed: func(ctx context.Context, err error) {
 		if ctx.Value(requestKey{}) == nil {
 			err = errors.New("the call's context is not the request's")
 		}
@@ -102,7 +102,7 @@ func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan
 		case failed <- err:
 		default: // a test that does not read them
 		}
-	})
+	}})
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, true))
 		if !grpcproxy.IsGRPC(r) {
