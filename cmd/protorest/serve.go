@@ -18,12 +18,20 @@ import (
 	"github.com/protorest/protorest/otelprotorest"
 )
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	cfg, err := parseServeFlags(args, os.LookupEnv, stdout)
 	if err != nil {
 		return withUnknownVariables(err, os.Environ())
 	}
-	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	stopProfiles, err := startProfiles(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfiles()) }()
+	logOut := newLogWriter(stderr)
+	defer logOut.Close() // last: the lines of the requests drained
+	log := newLogger(logOut, cfg.logFormat, cfg.logLevel)
+	logOut.warnWith(log)
 	logUnknownVariables(log, os.Environ())
 	tlsConfig, err := cfg.listenerTLS(log)
 	if err != nil {
@@ -38,6 +46,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer tel.close(log)
+	if err := tel.observeDroppedLines(logOut); err != nil {
+		return err
+	}
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
 	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
 	if err != nil {
@@ -84,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		handler = gw.GRPCPassThrough(conn)
 	}
 	if cfg.accessLog {
-		handler = accessLog(log, handler, cfg.probePaths(), cfg.accessLogProbes)
+		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)

@@ -28,7 +28,9 @@ Every flag can also be set by the environment variable after its default
 ($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
 flag on the command line wins. A repeatable flag's variable is a
 comma-separated list. A PROTOREST_ variable that is no flag's is warned
-of. Bad usage exits 2, a failure at run time 1.
+of. Bad usage exits 2, a failure at run time 1. As a debugging aid,
+PROTOREST_CPUPROFILE=FILE writes a CPU profile of serve to FILE at exit,
+and PROTOREST_MEMPROFILE=FILE one of what it allocated (go tool pprof).
 
 Examples:
 
@@ -310,12 +312,12 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
 			help: "least severe level logged: debug, info, warn or error"},
 		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
-			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message. Lines are written off the request path, within 100ms, and all of them at exit; if the log output falls 1MiB behind, lines are dropped rather than waited for, counted (a WARN record, protorest_access_log_dropped_total)"},
 		{group: logs, name: "access-log-probes", value: boolValue{&c.accessLogProbes},
 			help: "log the requests of --livez-path, --readyz-path and --health-path in the access log, at debug whatever their status (false: not at all)"},
 
 		{group: tel, name: "metrics-listen", arg: "ADDR", value: stringValue{&c.metricsListen}, def: "none",
-			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads"},
+			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads, dropped access log lines"},
 		{group: tel, name: "otlp-endpoint", arg: "URL", value: stringValue{&c.otlpEndpoint}, def: "none, or $OTEL_EXPORTER_OTLP_ENDPOINT",
 			help: "export traces and metrics by OTLP/gRPC to URL (http://collector:4317 in plaintext, https:// over TLS); the OTEL_* variables (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, …) apply. No endpoint: no traces"},
 	}
