@@ -56,29 +56,16 @@ func FuzzIncomingMetadata(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, raw string, trusted bool) {
-		r, p, ok := fuzzRequest(raw, trusted)
+		r, md, ok := fuzzMetadata(t, raw, trusted, (*Policy).Metadata)
 		if !ok {
 			return
 		}
-		md, err := p.Metadata(r)
-		if err != nil {
-			return // a bad -bin value or too much: an error, not metadata
-		}
-		checkMetadata(t, r, p, md)
 		for k, vs := range md {
-			var from []string
 			switch {
 			case k == "authorization", k == "traceparent", k == "baggage":
-				from = r.Header.Values(k)
+				fromHeader(t, k, vs, r.Header.Values(k))
 			case strings.HasPrefix(k, "grpcgateway-"):
-				from = r.Header.Values(strings.TrimPrefix(k, "grpcgateway-"))
-			default:
-				continue
-			}
-			for _, v := range vs {
-				if !slices.Contains(from, v) {
-					t.Fatalf("%s = %q, not from its header (%q)", k, v, from)
-				}
+				fromHeader(t, k, vs, r.Header.Values(strings.TrimPrefix(k, "grpcgateway-")))
 			}
 		}
 	})
@@ -101,30 +88,31 @@ func FuzzGRPCMetadata(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, raw string, trusted bool) {
-		r, p, ok := fuzzRequest(raw, trusted)
+		r, md, ok := fuzzMetadata(t, raw, trusted, (*Policy).GRPCMetadata)
 		if !ok {
 			return
 		}
-		md, err := p.GRPCMetadata(r)
-		if err != nil {
-			return // a bad -bin value or too much: an error, not metadata
-		}
-		checkMetadata(t, r, p, md)
 		for k, vs := range md {
 			switch {
 			case strings.HasPrefix(k, "grpcgateway-"), k == "content-length":
 				t.Fatalf("key %q from a gRPC client", k)
 			case k == "tracestate", k == "x-forwarded-host", k == "x-forwarded-for", strings.HasSuffix(k, "-bin"):
-				continue
-			}
-			from := r.Header.Values(k)
-			for _, v := range vs {
-				if !slices.Contains(from, v) {
-					t.Fatalf("%s = %q, not from its header (%q)", k, v, from)
-				}
+			default:
+				fromHeader(t, k, vs, r.Header.Values(k))
 			}
 		}
 	})
+}
+
+// fromHeader fails t unless each of key's values vs is one of from, the
+// values of the header it stands for.
+func fromHeader(t *testing.T, key string, vs, from []string) {
+	t.Helper()
+	for _, v := range vs {
+		if !slices.Contains(from, v) {
+			t.Fatalf("%s = %q, not from its header (%q)", key, v, from)
+		}
+	}
 }
 
 // metadataSeeds are headers that try the owned keys, reserved keys,
@@ -139,6 +127,24 @@ var metadataSeeds = []string{
 	"Traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nGrpc-Metadata-Traceparent: x\nGrpc-Metadata-Baggage: y\n",
 	"Traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\nTracestate: a=1\nTracestate: b=2\n",
 	"Grpc-Metadata-X-Real-Ip: 6.6.6.6\nGrpc-Metadata-Forwarded: for=x\nGrpc-Metadata-X-Envoy-Internal: true\n",
+}
+
+// fuzzMetadata builds with build the metadata of a request with the
+// headers raw spells, from a peer trusted or not, and checks it with
+// checkMetadata; ok is false when there is none (no headers, a bad -bin
+// value, too much metadata: an error, not metadata).
+func fuzzMetadata(t *testing.T, raw string, trusted bool, build func(*Policy, *http.Request) (metadata.MD, error)) (r *http.Request, md metadata.MD, ok bool) {
+	t.Helper()
+	r, p, ok := fuzzRequest(raw, trusted)
+	if !ok {
+		return nil, nil, false
+	}
+	md, err := build(p, r)
+	if err != nil {
+		return nil, nil, false
+	}
+	checkMetadata(t, r, p, md)
+	return r, md, true
 }
 
 // fuzzRequest is a request with the headers raw spells, from a peer
