@@ -25,15 +25,18 @@ import (
 )
 
 // upstream is a real gRPC server: Echo-like unary and bidi calls that
-// report the metadata and deadline they saw, and a call that fails with
+// report the metadata and deadline they saw (a unary reply of
+// ResponseSize bytes when it is set), and a call that fails with
 // details.
 type upstream struct {
 	testgrpc.UnimplementedTestServiceServer
 	canceled chan struct{}
 	deadline atomic.Int64 // how far away the last UnaryCall's deadline was; 0: none
+	calls    atomic.Int64 // UnaryCalls
 }
 
 func (u *upstream) UnaryCall(ctx context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+	u.calls.Add(1)
 	md, _ := metadata.FromIncomingContext(ctx)
 	if string(req.GetPayload().GetBody()) == "fail" {
 		st, _ := status.New(codes.FailedPrecondition, "told to fail").WithDetails(&errdetails.ErrorInfo{Reason: "TOLD", Domain: "test"})
@@ -55,7 +58,11 @@ func (u *upstream) UnaryCall(ctx context.Context, req *testgrpc.SimpleRequest) (
 	if hasDeadline {
 		tenant += "+deadline"
 	}
-	return &testgrpc.SimpleResponse{Username: tenant, Payload: req.GetPayload()}, nil
+	payload := req.GetPayload()
+	if n := req.GetResponseSize(); n > 0 {
+		payload = &testgrpc.Payload{Body: make([]byte, n)}
+	}
+	return &testgrpc.SimpleResponse{Username: tenant, Payload: payload}, nil
 }
 
 func (u *upstream) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServer) error {
@@ -340,6 +347,35 @@ func BenchmarkProxyUnary(b *testing.B) {
 	for b.Loop() {
 		if _, err := c.UnaryCall(ctx, req); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestProxyMessageLimits: a request message over MaxRecv is refused
+// before the upstream is called, and an upstream reply over MaxSend is
+// refused as it arrives: RESOURCE_EXHAUSTED both; a call within both
+// passes.
+func TestProxyMessageLimits(t *testing.T) {
+	t.Parallel()
+	c, up := start(t, grpcproxy.Settings{MaxRecv: 1 << 20, MaxSend: 1 << 20,
+		Method: func(string) grpcproxy.MethodKind { return grpcproxy.MethodKind{Known: true} }})
+	for _, tt := range []struct {
+		name      string
+		req, resp int // payload sizes
+		want      codes.Code
+	}{
+		{"within", 1000, 1000, codes.OK},
+		{"request", 2 << 20, 10, codes.ResourceExhausted},
+		{"reply", 10, 2 << 20, codes.ResourceExhausted},
+	} {
+		calls := up.calls.Load()
+		_, err := c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{
+			Payload: &testgrpc.Payload{Body: make([]byte, tt.req)}, ResponseSize: int32(tt.resp)})
+		if status.Code(err) != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+		if called := up.calls.Load() > calls; called == (tt.name == "request") {
+			t.Errorf("%s: the upstream called: %v", tt.name, called)
 		}
 	}
 }
