@@ -130,7 +130,9 @@ func (g *Gateway) edgeChain() http.Handler {
 		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),
 		// The protocol switch of Connect and gRPC-Web (issue 23) goes
-		// here, before routing.
+		// here, before routing. gRPC's is in front of the chain
+		// (GRPCPassThrough): the layers above answer in REST's terms,
+		// and its limits are the call's own.
 	)
 }
 
