@@ -10,6 +10,8 @@ type ConcurrencyLimits struct {
 	ClientStreams int // client streams over HTTP
 	BidiStreams   int // bidirectional streams over HTTP
 	WebSockets    int // WebSockets, whatever their method streams
+	// GRPCPassThrough: gRPC calls on Gateway.GRPCPassThrough, of any kind
+	GRPCPassThrough int
 }
 
 // WithConcurrencyLimits caps the calls of each class in flight at once,

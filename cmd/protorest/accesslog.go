@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -147,15 +146,6 @@ func errorMessage(err error) string {
 		return err.Error()
 	}
 	return status.Convert(err).Message()
-}
-
-// recordProxyFailure puts the error of a call the gRPC proxy failed in
-// the request's CallInfo, as the gateway does for its own calls, for the
-// access log.
-func recordProxyFailure(ctx context.Context, err error) {
-	if ci, ok := protorest.CallInfoFromContext(ctx); ok {
-		ci.Err, ci.Code = err, status.Code(err)
-	}
 }
 
 // clientAddress is the host of a RemoteAddr ("192.0.2.1:1234").

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/protorest/protorest"
-	"github.com/protorest/protorest/internal/classlimit"
 )
 
 // The defaults of the upstream pool: its connections, and the streams
@@ -61,12 +60,7 @@ func (c *serveConfig) classCaps() classCaps {
 // concurrencyLimits are the gateway's caps.
 func (k classCaps) concurrencyLimits() protorest.ConcurrencyLimits {
 	return protorest.ConcurrencyLimits{Unary: k.unary, ServerStreams: k.serverStreams, ClientStreams: k.clientStreams,
-		BidiStreams: k.bidiStreams, WebSockets: k.websockets}
-}
-
-// proxyLimiter caps the same-port gRPC proxy's calls; nil for no cap.
-func (k classCaps) proxyLimiter() *classlimit.Limiter {
-	return classlimit.New(classlimit.Caps{classlimit.GRPC: k.grpcProxy})
+		BidiStreams: k.bidiStreams, WebSockets: k.websockets, GRPCPassThrough: k.grpcProxy}
 }
 
 // poolSize is the pool of the flags.

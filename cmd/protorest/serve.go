@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/protorest/protorest"
-	"github.com/protorest/protorest/internal/grpcproxy"
 	"github.com/protorest/protorest/otelprotorest"
 )
 
@@ -93,7 +92,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 	var handler http.Handler = gw
 	if cfg.grpcProxy {
-		handler = sharePort(gw, grpcproxy.Limit(grpcproxy.New(pool, recordProxyFailure), cfg.classCaps().proxyLimiter()))
+		handler = gw.GRPCPassThrough(pool)
 	}
 	if cfg.accessLog {
 		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
@@ -164,17 +163,6 @@ func (c *serveConfig) httpServer(handler http.Handler, tlsConfig *tls.Config, li
 		lis = limited
 	}
 	return srv, lis
-}
-
-// sharePort sends gRPC calls to grpc and everything else to rest.
-func sharePort(rest, grpc http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if grpcproxy.IsGRPC(r) {
-			grpc.ServeHTTP(w, r)
-			return
-		}
-		rest.ServeHTTP(w, r)
-	})
 }
 
 // reloadTriggers returns a channel that receives on SIGHUP and every

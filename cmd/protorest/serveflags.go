@@ -14,7 +14,8 @@ const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
 Serve the gRPC services of an upstream server as HTTP/JSON, following their
 google.api.http annotations. Descriptors come from the upstream's server
 reflection unless --descriptor-set or --proto says otherwise. gRPC calls
-to the same port are proxied to the upstream unchanged.
+to the same port are proxied to the upstream unchanged, under the limits
+REST calls obey.
 
 If the upstream is down at start, protorest serves anyway: requests get
 503 UNAVAILABLE until the upstream answers. A call that cannot reach the
@@ -43,8 +44,8 @@ Examples:
       --tls-cert cert.pem --tls-key key.pem
 `
 
-// defaultMaxUpstreamMessage is the default limit on a message received
-// from the upstream: the same-port gRPC proxy's limit.
+// defaultMaxUpstreamMessage is the default limit on a message a REST
+// call receives from the upstream.
 const defaultMaxUpstreamMessage = 64 << 20
 
 // serveConfig is the parsed command line of serve.
@@ -196,7 +197,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
 		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
-			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
+			help: "largest message accepted from the upstream by a REST call (the same-port gRPC proxy takes --max-response-bytes). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
 
 		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
@@ -216,7 +217,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: srv, name: "listen", arg: "ADDR", value: stringValue{&c.listen},
 			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
 		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
-			help: "proxy gRPC calls on the HTTP port to the upstream (--grpc-proxy=false to turn it off)"},
+			help: "proxy gRPC calls on the HTTP port to the upstream, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false to turn it off)"},
 		{group: srv, name: "drain-timeout", arg: "DUR", value: durationValue{&c.drainTimeout},
 			help: "how long SIGTERM waits for requests in flight"},
 		{group: srv, name: "health-path", arg: "PATH", value: stringValue{&c.healthPath},
@@ -272,7 +273,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "a proxy in front of protorest whose X-Forwarded-Host is believed (else x-forwarded-host is the request's Host)"},
 
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
-			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
+			help: "largest request body, per message for a client stream or a proxied gRPC call (decompressed): 413 (RESOURCE_EXHAUSTED) beyond; 0 for no limit"},
 		{group: lim, name: "max-response-bytes", arg: "SIZE", value: sizeValue{&c.maxResponseBytes},
 			help: "largest response body once encoded, per message for a stream: 500 \"response too large\" beyond (encoding stops there, nothing of the response is sent); 0 for no limit"},
 		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "256MiB, or a quarter of GOMEMLIMIT if that is less",
@@ -290,9 +291,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "max-query-params", arg: "N", value: intValue{&c.maxQueryParams},
 			help: "most query parameters: 400 beyond, before any is parsed; 0 for no limit"},
 		{group: lim, name: "max-metadata-bytes", arg: "SIZE", value: sizeValue{&c.maxMetadataBytes},
-			help: "largest metadata forwarded to the upstream (keys, values and 32 bytes a pair, as HTTP/2 counts): 431 beyond, and no upstream call; 0 for no limit"},
+			help: "largest metadata forwarded to the upstream (keys, values and 32 bytes a pair, as HTTP/2 counts): 431 (RESOURCE_EXHAUSTED) beyond, and no upstream call; 0 for no limit"},
 		{group: lim, name: "default-timeout", arg: "DUR", value: durationValue{&c.defaultTimeout},
-			help: "deadline of a unary call without Grpc-Timeout (streams have none); 0 for none"},
+			help: "deadline of a unary call without Grpc-Timeout (streams have none, nor proxied gRPC calls of methods not in the descriptors); 0 for none"},
 		{group: lim, name: "max-timeout", arg: "DUR", value: durationValue{&c.maxTimeout},
 			help: "longest deadline a Grpc-Timeout may ask for: a longer one is cut to it; 0 for no limit"},
 		{group: lim, name: "read-header-timeout", arg: "DUR", value: durationValue{&c.readHeaderTimeout},
@@ -300,9 +301,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "idle-timeout", arg: "DUR", value: durationValue{&c.idleTimeout},
 			help: "how long a keep-alive connection may wait for its next request (HTTP/2: with no stream open) before it is closed; 0 for no limit"},
 		{group: lim, name: "read-idle-timeout", arg: "DUR", value: durationValue{&c.readIdleTimeout},
-			help: "longest wait for the next bytes of a request body, or of a message of a request stream once it has begun: 408 beyond, the call canceled. A body must also average 500 bytes/s once that time has passed; 0 for no limit"},
+			help: "longest wait for the next bytes of a request body, or of a message of a request stream once it has begun: 408 (DEADLINE_EXCEEDED) beyond, the call canceled. A body must also average 500 bytes/s once that time has passed; 0 for no limit"},
 		{group: lim, name: "stream-idle-timeout", arg: "DUR", value: durationValue{&c.streamIdleTimeout},
-			help: "how long a stream (server, client or bidirectional, WebSockets included) may pass no message either way: then the call is canceled and the stream ends with DEADLINE_EXCEEDED (408, an in-band error, or WebSocket close 4004); 0 for no limit"},
+			help: "how long a stream (server, client or bidirectional, WebSockets and proxied gRPC calls included) may pass no message either way: then the call is canceled and the stream ends with DEADLINE_EXCEEDED (408, an in-band error, or WebSocket close 4004); 0 for no limit"},
 		{group: lim, name: "max-header-bytes", arg: "SIZE", value: sizeValue{&c.maxHeaderBytes},
 			help: "largest request line and headers of an HTTP/1.1 request (net/http allows 4KiB more): 431 beyond"},
 		{group: lim, name: "max-connections", arg: "N", value: intValue{&c.maxConnections}, def: fmt.Sprintf("the open-file limit less %d, at most %d (here %d)", fdHeadroom, maxConnectionsCap, defaultMaxConnections()),

@@ -88,7 +88,7 @@ type Limits struct {
 // Concurrency caps the calls of each class in flight at once; 0 is no
 // cap, the default.
 type Concurrency struct {
-	Unary, ServerStreams, ClientStreams, BidiStreams, WebSockets int
+	Unary, ServerStreams, ClientStreams, BidiStreams, WebSockets, GRPCPassThrough int
 }
 
 // Response is how responses are written; 0 is no limit.

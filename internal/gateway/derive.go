@@ -37,7 +37,8 @@ func New(cfg *config.Config) *Gateway {
 	g.deriveEnv(types)
 	cc := cfg.Limits.Concurrency
 	g.classes = classlimit.New(classlimit.Caps{classlimit.Unary: cc.Unary, classlimit.ServerStream: cc.ServerStreams,
-		classlimit.ClientStream: cc.ClientStreams, classlimit.BidiStream: cc.BidiStreams, classlimit.WebSocket: cc.WebSockets})
+		classlimit.ClientStream: cc.ClientStreams, classlimit.BidiStream: cc.BidiStreams, classlimit.WebSocket: cc.WebSockets,
+		classlimit.GRPC: cc.GRPCPassThrough})
 	g.unary = invoke.ChainUnary(cfg.Invocation.Unary)
 	g.stream = invoke.ChainStream(cfg.Invocation.Stream)
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
@@ -135,7 +136,9 @@ func (g *Gateway) edgeChain() http.Handler {
 		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),
 		// The protocol switch of Connect and gRPC-Web (issue 23) goes
-		// here, before routing.
+		// here, before routing. gRPC's is in front of the chain
+		// (GRPCPassThrough): the layers above answer in REST's terms,
+		// and its limits are the call's own.
 	)
 }
 

@@ -3,7 +3,6 @@ package grpcproxy_test
 import (
 	"context"
 	"io"
-	"net/http"
 	"testing"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 func TestLimit(t *testing.T) {
 	t.Parallel()
 	l := classlimit.New(classlimit.Caps{classlimit.GRPC: 2})
-	c, _ := startWith(t, func(h http.Handler) http.Handler { return grpcproxy.Limit(h, l) })
+	c, _ := start(t, grpcproxy.Settings{Limiter: l})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	var streams []testgrpc.TestService_FullDuplexCallClient
