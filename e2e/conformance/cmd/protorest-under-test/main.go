@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	conformancev1 "github.com/protorest/protorest/e2e/conformance/internal/proto/connectrpc/conformance/v1"
 )
@@ -42,17 +43,19 @@ func main() {
 	protorestBin := flag.String("protorest", "protorest", "remote: the protorest binary")
 	referenceBin := flag.String("referenceserver", "referenceserver", "remote: the conformance suite's referenceserver binary")
 	logDir := flag.String("log-dir", "", "remote: write the children's logs here, one file each (default: discard them)")
+	readIdle := flag.Duration("read-idle-timeout", 5*time.Second, "protorest's read idle timeout (WithReadIdleTimeout, serve's --read-idle-timeout): shorter than the runner's patience (see readIdleTimeout)")
 	var serveArgs repeated
 	flag.Var(&serveArgs, "serve-arg", "remote: one more argument for protorest serve (repeatable)")
 	flag.Parse()
-	if err := run(*mode, *ports, remoteConfig{protorest: *protorestBin, referenceServer: *referenceBin, logDir: *logDir, serveArgs: serveArgs}); err != nil {
+	limits := limits{readIdleTimeout: *readIdle}
+	if err := run(*mode, *ports, limits, remoteConfig{protorest: *protorestBin, referenceServer: *referenceBin, logDir: *logDir, serveArgs: serveArgs}); err != nil {
 		fmt.Fprintln(os.Stderr, "protorest-under-test:", err)
 		os.Exit(1)
 	}
 }
 
 // run serves one ServerCompatRequest read from stdin until a signal.
-func run(mode, ports string, remote remoteConfig) error {
+func run(mode, ports string, limits limits, remote remoteConfig) error {
 	portRange, err := parsePortRange(ports)
 	if err != nil {
 		return err
@@ -72,9 +75,9 @@ func run(mode, ports string, remote remoteConfig) error {
 	var srv *running
 	switch mode {
 	case "remote":
-		srv, err = startRemote(ctx, req, certPEM, keyPEM, portRange, remote)
+		srv, err = startRemote(ctx, req, certPEM, keyPEM, portRange, limits, remote)
 	case "inprocess":
-		srv, err = startInProcess(req, certPEM, keyPEM, portRange)
+		srv, err = startInProcess(req, certPEM, keyPEM, portRange, limits)
 	default:
 		err = fmt.Errorf("-mode %q: want remote or inprocess", mode)
 	}

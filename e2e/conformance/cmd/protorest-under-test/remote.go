@@ -30,9 +30,9 @@ const startAttempts = 5
 // startRemote serves req with protorest serve in front of the suite's
 // reference server, which serves gRPC over h2c with no limit of its own:
 // what the suite sees is protorest's. serve gets the suite's descriptors
-// as a descriptor set, --auto-map, the listener's TLS files, and the
-// message receive limit as --max-body-size.
-func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, ports portRange, cfg remoteConfig) (*running, error) {
+// as a descriptor set, --auto-map, limits, the listener's TLS files, and
+// the message receive limit as --max-body-size.
+func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, ports portRange, limits limits, cfg remoteConfig) (*running, error) {
 	dir, err := os.MkdirTemp("", "protorest-conformance-")
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, ce
 		return nil, err
 	}
 	children = append(children, upstream)
-	args, err := serveArgs(dir, req, certPEM, keyPEM, upstreamPort)
+	args, err := serveArgs(dir, req, certPEM, keyPEM, upstreamPort, limits)
 	if err != nil {
 		stop()
 		return nil, err
@@ -115,9 +115,9 @@ func startReferenceServer(ports portRange, cfg remoteConfig) (*child, int, error
 
 // serveArgs is protorest serve's command line for req, but --listen: the
 // upstream, the descriptors (written into dir), auto-mapping, a short
-// drain, and the TLS files (written into dir) and body limit req asks
+// drain, limits' read idle timeout, and the TLS files (written into dir) and body limit req asks
 // for.
-func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, upstreamPort int) ([]string, error) {
+func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, upstreamPort int, limits limits) ([]string, error) {
 	descriptors := filepath.Join(dir, "conformance.binpb")
 	if err := writeDescriptorSet(descriptors); err != nil {
 		return nil, err
@@ -127,6 +127,7 @@ func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyP
 		"--descriptor-set", descriptors,
 		"--auto-map",
 		"--drain-timeout", "1s",
+		"--read-idle-timeout", limits.readIdleTimeout.String(),
 	}
 	if req.GetUseTls() {
 		files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM}

@@ -90,7 +90,6 @@ func TestParseErrors(t *testing.T) {
 	for _, bad := range []string{
 		"Basic/**\n",
 		"# select: **\n",
-		"# reason: no selector\nBasic/**\n",
 	} {
 		if _, err := Parse(strings.NewReader(bad)); err == nil {
 			t.Errorf("Parse(%q): no error", bad)

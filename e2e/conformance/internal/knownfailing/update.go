@@ -17,16 +17,17 @@ type Update struct {
 	Unexplained []string
 }
 
-// Update regenerates the blocks' patterns from a run that named every
-// case (--known-failing "**"): failing and passing are the names of its
-// cases. Each block's patterns match its failing cases and no other
-// case, passing or failing. Blocks left with no case are removed. A
-// failing case no block selects is Unexplained, and matched by no
-// pattern.
-func (f *File) Update(failing, passing []string) Update {
+// Update regenerates the blocks' patterns from runs that named every
+// case (--known-failing "**"): cases are the names the list is for (the
+// cases that failed, or for a list of flaky cases those that failed in
+// some runs only), others the names of every other case. Each block's
+// patterns match its cases and no other case, of another block or of
+// others. Blocks left with no case are removed. A case no block selects
+// is Unexplained, and matched by no pattern.
+func (f *File) Update(cases, others []string) Update {
 	u := Update{Cases: map[*Block]int{}}
 	own := map[*Block][]string{}
-	for _, name := range slices.Sorted(slices.Values(failing)) {
+	for _, name := range slices.Sorted(slices.Values(cases)) {
 		if b := f.selecting(name); b != nil {
 			own[b] = append(own[b], name)
 		} else {
@@ -39,7 +40,7 @@ func (f *File) Update(failing, passing []string) Update {
 			u.Dropped = append(u.Dropped, b.Reason)
 			continue
 		}
-		avoid := slices.Clone(passing)
+		avoid := slices.Clone(others)
 		avoid = append(avoid, u.Unexplained...)
 		for other, names := range own {
 			if other != b {
@@ -62,4 +63,13 @@ func (f *File) selecting(name string) *Block {
 		}
 	}
 	return nil
+}
+
+// Patterns is every pattern of the list.
+func (f *File) Patterns() []string {
+	var all []string
+	for _, b := range f.Blocks {
+		all = append(all, b.Patterns...)
+	}
+	return all
 }

@@ -35,6 +35,9 @@ type Run struct {
 	Named map[string]Kind
 	// Summary is the runner's summary, from "Total cases:" on.
 	Summary []string
+	// NotRun is how many cases the runner could not run (its client
+	// timed out or exited).
+	NotRun int
 }
 
 var (
@@ -42,6 +45,7 @@ var (
 	failed     = regexp.MustCompile(`^FAILED: (.*):$`)
 	unexpected = regexp.MustCompile(`^FAILED: (.*) was expected to fail but did not$`)
 	known      = regexp.MustCompile(`^INFO: (.*) failed \(as expected\):$`)
+	notRun     = regexp.MustCompile(`^Another (\d+) could not be run`)
 )
 
 // Read reads the runner's output. It fails when the output has no
@@ -64,6 +68,9 @@ func Read(r io.Reader) (*Run, error) {
 		} else if strings.HasPrefix(line, "Total cases:") || len(run.Summary) > 0 {
 			if strings.TrimSpace(line) != "" {
 				run.Summary = append(run.Summary, line)
+			}
+			if m := notRun.FindStringSubmatch(line); m != nil {
+				run.NotRun, _ = strconv.Atoi(m[1])
 			}
 		}
 	}

@@ -50,6 +50,28 @@ func TestRead(t *testing.T) {
 	if len(failing) != 3 || len(passing) != 1 {
 		t.Errorf("Failing() = %d failing, %d passing, want 3 and 1", len(failing), len(passing))
 	}
+	if run.NotRun != 0 {
+		t.Errorf("NotRun = %d, want 0", run.NotRun)
+	}
+	stalled, err := Read(strings.NewReader("Total cases: 3640\n15 passed, 1589 failed\nAnother 2216 could not be run due to client timing out or exiting prematurely.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stalled.NotRun != 2216 {
+		t.Errorf("NotRun = %d, want 2216", stalled.NotRun)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	const a, b, c = "Basic/Protocol:PROTOCOL_GRPC/a", "Basic/Protocol:PROTOCOL_GRPC/b", "Basic/Protocol:PROTOCOL_GRPC/c"
+	runs := []*Run{
+		{Named: map[string]Kind{a: KnownFailing, b: KnownFailing, c: UnexpectedPass}},
+		{Named: map[string]Kind{a: KnownFailing, b: UnexpectedPass, c: UnexpectedPass}},
+	}
+	failing, flaky, passing := Split(runs)
+	if len(failing) != 1 || failing[0] != a || len(flaky) != 1 || flaky[0] != b || len(passing) != 1 || passing[0] != c {
+		t.Errorf("Split = %q, %q, %q; want [a], [b], [c]", failing, flaky, passing)
+	}
 }
 
 func TestReadErrors(t *testing.T) {

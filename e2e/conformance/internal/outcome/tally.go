@@ -42,3 +42,30 @@ func (r *Run) Failing() (failing, passing []string) {
 	}
 	return failing, passing
 }
+
+// Split sorts the cases of runs that named every case (--known-failing
+// "**") into those that failed in every run, those that failed in some
+// only (flaky), and those that passed in every run.
+func Split(runs []*Run) (failing, flaky, passing []string) {
+	fails := map[string]int{}
+	for _, r := range runs {
+		f, p := r.Failing()
+		for _, name := range f {
+			fails[name]++
+		}
+		for _, name := range p {
+			fails[name] += 0
+		}
+	}
+	for name, n := range fails {
+		switch n {
+		case len(runs):
+			failing = append(failing, name)
+		case 0:
+			passing = append(passing, name)
+		default:
+			flaky = append(flaky, name)
+		}
+	}
+	return failing, flaky, passing
+}
