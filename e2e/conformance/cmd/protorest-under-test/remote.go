@@ -23,6 +23,10 @@ type remoteConfig struct {
 	serveArgs       []string
 }
 
+// slowStart is how long a start may take before it is reported on
+// stderr (the runner waits 10 s for the ServerCompatResponse).
+const slowStart = 2 * time.Second
+
 // startAttempts is how many ports a child is tried on before giving up
 // (another of the runner's servers may take a free port first).
 const startAttempts = 5
@@ -44,11 +48,13 @@ func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, ce
 		}
 		os.RemoveAll(dir)
 	}
+	began := time.Now()
 	upstream, upstreamPort, err := startReferenceServer(ports, cfg)
 	if err != nil {
 		stop()
 		return nil, err
 	}
+	upstreamReady := time.Since(began)
 	children = append(children, upstream)
 	args, err := serveArgs(dir, req, certPEM, keyPEM, upstreamPort, limits)
 	if err != nil {
@@ -61,6 +67,9 @@ func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, ce
 		return nil, err
 	}
 	children = append(children, serve)
+	if took := time.Since(began); took > slowStart {
+		fmt.Fprintf(os.Stderr, "protorest-under-test: slow start: %v (the reference server %v), the runner waits 10s\n", took, upstreamReady)
+	}
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -100,6 +109,10 @@ func startReferenceServer(ports portRange, cfg remoteConfig) (*child, int, error
 		}
 		resp := &conformancev1.ServerCompatResponse{}
 		err = writeDelimited(stdinW, upstreamReq)
+		// It reads one message. Closing its stdin also ends the copy into
+		// it, which cmd.Wait waits for: left open, a reference server
+		// that exits (its port taken) would never be seen to.
+		stdinW.Close()
 		if err == nil {
 			err = readDelimited(stdoutR, resp)
 		}
@@ -109,6 +122,7 @@ func startReferenceServer(ports portRange, cfg remoteConfig) (*child, int, error
 		}
 		c.stop(time.Second)
 		lastErr = fmt.Errorf("referenceserver on port %d: %w", port, err)
+		fmt.Fprintln(os.Stderr, "protorest-under-test:", lastErr)
 	}
 	return nil, 0, lastErr
 }
@@ -163,12 +177,13 @@ func startServe(ctx context.Context, ports portRange, cfg remoteConfig, args []s
 		if err != nil {
 			return nil, 0, err
 		}
-		err = waitReady(ctx, c, 10*time.Second)
+		err = waitReady(ctx, c, 8*time.Second)
 		if err == nil {
 			return c, port, nil
 		}
 		c.stop(time.Second)
 		lastErr = fmt.Errorf("protorest serve on %s: %w", addr, err)
+		fmt.Fprintln(os.Stderr, "protorest-under-test:", lastErr)
 		if !errors.Is(err, errExited) {
 			break
 		}

@@ -10,7 +10,8 @@ import (
 // suite as a whole ("Suite/**") if that is allowed, else the broader of
 // two candidates (its axes with any test case, or its test case with
 // any axes) with as many of its axes replaced by "*" as are allowed. The
-// patterns come sorted; want and avoid must not share a name.
+// patterns come sorted, each one the runner credits with a name (see
+// credited); want and avoid must not share a name.
 func Cover(want, avoid []string) []string {
 	want = slices.Sorted(slices.Values(want))
 	var out []string
@@ -20,6 +21,8 @@ func Cover(want, avoid []string) []string {
 		}
 		out = append(out, best(strings.Split(name, "/"), want, avoid))
 	}
+	used := credited(out, want)
+	out = slices.DeleteFunc(out, func(p string) bool { return !used[p] })
 	slices.Sort(out)
 	return out
 }

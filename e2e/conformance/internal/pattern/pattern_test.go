@@ -77,3 +77,44 @@ func TestCover(t *testing.T) {
 		t.Errorf("Cover(...) = %q, want the whole mapping suite as one pattern", got)
 	}
 }
+
+// TestCredited checks the runner's order: a literal component before "*",
+// "*" before "**"; a pattern that is never first is not credited.
+func TestCredited(t *testing.T) {
+	exact := "Basic/HTTPVersion:2/Protocol:PROTOCOL_GRPC/Codec:CODEC_JSON/Compression:COMPRESSION_GZIP/TLS:false/**"
+	star := "Basic/*/Protocol:PROTOCOL_GRPC/Codec:CODEC_JSON/Compression:COMPRESSION_GZIP/TLS:false/**"
+	any := "Basic/**"
+	got := credited([]string{star, exact, any}, []string{basicGRPCJSON, basicWebStream})
+	if !got[exact] || got[star] || !got[any] {
+		t.Errorf("credited = %v, want %q and %q only", got, exact, any)
+	}
+}
+
+// TestCoverDropsShadowedPatterns: Cover leaves out a pattern whose names
+// the runner credits to another one first.
+func TestCoverDropsShadowedPatterns(t *testing.T) {
+	var want []string
+	for _, v := range []string{"1", "2"} {
+		for _, tc := range []string{"unary/success", "server-stream/success"} {
+			want = append(want, "Basic/HTTPVersion:"+v+"/Protocol:PROTOCOL_CONNECT/Codec:CODEC_JSON/Compression:COMPRESSION_IDENTITY/TLS:false/"+tc)
+		}
+	}
+	// The first name can take only its exact pattern; the second can have
+	// its axes but not its test case wildcarded.
+	avoid := []string{
+		"Basic/HTTPVersion:1/Protocol:PROTOCOL_CONNECT/Codec:CODEC_JSON/Compression:COMPRESSION_IDENTITY/TLS:false/client-stream/success",
+		"Basic/HTTPVersion:2/Protocol:PROTOCOL_CONNECT/Codec:CODEC_JSON/Compression:COMPRESSION_IDENTITY/TLS:false/client-stream/success",
+	}
+	got := Cover(want, avoid)
+	used := credited(got, want)
+	for _, p := range got {
+		if !used[p] {
+			t.Errorf("Cover kept %q, which the runner credits with no name (%q)", p, got)
+		}
+	}
+	for _, name := range want {
+		if !MatchAny(got, name) {
+			t.Errorf("%s: not matched by %q", name, got)
+		}
+	}
+}
