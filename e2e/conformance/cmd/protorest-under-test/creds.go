@@ -27,7 +27,8 @@ func serverCreds(req *conformancev1.ServerCompatRequest) (certPEM, keyPEM []byte
 }
 
 // selfSigned makes an ECDSA P-256 certificate for 127.0.0.1 and
-// localhost, valid for a day, and its key, in PEM.
+// localhost, valid for a day, for servers and clients alike, and its
+// key, in PEM.
 func selfSigned() (certPEM, keyPEM []byte, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -43,7 +44,7 @@ func selfSigned() (certPEM, keyPEM []byte, err error) {
 		NotBefore:    time.Now().Add(-time.Minute),
 		NotAfter:     time.Now().Add(24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
 		IsCA:         true,
 		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
