@@ -31,7 +31,8 @@ func (conformanceService) Unary(ctx context.Context, req *conformancev1.UnaryReq
 
 // IdempotentUnary answers as Unary. Its Connect GET query parameters
 // (RequestInfo.connect_get_info) are not echoed: a service registered on
-// a gateway sees metadata, not the HTTP request.
+// a gateway sees metadata, not the HTTP request (the runner compares
+// them only when a server echoes some).
 func (conformanceService) IdempotentUnary(ctx context.Context, req *conformancev1.IdempotentUnaryRequest) (*conformancev1.IdempotentUnaryResponse, error) {
 	payload, err := unaryPayload(ctx, unaryMetadata{ctx}, req.GetResponseDefinition(), []*anypb.Any{asAny(req)})
 	if err != nil {
