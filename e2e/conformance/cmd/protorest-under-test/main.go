@@ -43,7 +43,7 @@ func main() {
 	protorestBin := flag.String("protorest", "protorest", "remote: the protorest binary")
 	referenceBin := flag.String("referenceserver", "referenceserver", "remote: the conformance suite's referenceserver binary")
 	logDir := flag.String("log-dir", "", "remote: write the children's logs here, one file each (default: discard them)")
-	readIdle := flag.Duration("read-idle-timeout", 5*time.Second, "protorest's read idle timeout (WithReadIdleTimeout, serve's --read-idle-timeout): shorter than the runner's patience (see readIdleTimeout)")
+	readIdle := flag.Duration("read-idle-timeout", 5*time.Second, "protorest's read idle timeout (WithReadIdleTimeout, serve's --read-idle-timeout): well within the runner's 20s wait for a result (see limits.go)")
 	var serveArgs repeated
 	flag.Var(&serveArgs, "serve-arg", "remote: one more argument for protorest serve (repeatable)")
 	flag.Parse()
