@@ -50,14 +50,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
+	pool, err := dialUpstream(cfg.upstream, cfg.poolSize(), creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}
-	defer conn.Close()
+	defer pool.Close()
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
-	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
+	up := &upstream{pool: pool, conn: pool.Conns()[0], gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
 		maxHeader: int(min(cfg.maxUpstreamHeader, math.MaxInt32))}
 	if tel.on() {
 		if err := up.observe(tel.opts); err != nil {
@@ -92,7 +92,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 	var handler http.Handler = gw
 	if cfg.grpcProxy {
-		handler = gw.GRPCPassThrough(conn)
+		handler = gw.GRPCPassThrough(pool)
 	}
 	if cfg.accessLog {
 		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
@@ -117,7 +117,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		scheme = "https"
 	}
 	log.Info("protorest serving", "listen", lis.Addr().String(), "scheme", scheme, "upstream", cfg.upstream,
-		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from, "max_connections", cfg.maxConnections)
+		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from, "max_connections", cfg.maxConnections,
+		"upstream_connections", cfg.upstreamConns, "upstream_max_streams", cfg.upstreamMaxStreams)
 	fmt.Fprintf(stdout, "protorest: serving %s as HTTP/JSON on %s (%s)\n", cfg.upstream, lis.Addr(), scheme)
 
 	reloads, stopReloads := reloadTriggers(cfg.reloadInterval)

@@ -69,6 +69,8 @@ type serveConfig struct {
 	upstreamHeaders    []string
 	maxUpstreamMessage int64 // 0: the default
 	maxUpstreamHeader  int64
+	upstreamConns      int
+	upstreamMaxStreams int // 0: no limit
 
 	// TLS on the listener.
 	tlsCert     string
@@ -131,6 +133,7 @@ type serveConfig struct {
 	maxBufferedResp   int64 // -1: the library's default
 	bufferedRespWait  time.Duration
 	respWriteTimeout  time.Duration
+	caps              classCaps // -1: derived from the pool
 
 	// Headers.
 	incomingHeaders []string
@@ -198,6 +201,11 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
+
+		{group: conn, name: "upstream-connections", arg: "N", value: intValue{&c.upstreamConns},
+			help: "most connections to the upstream. Each call goes to the one with the fewest calls in flight, the first of them: the second is opened once the first has a call in flight, and so on"},
+		{group: conn, name: "upstream-max-streams", arg: "N", value: intValue{&c.upstreamMaxStreams},
+			help: "the upstream's limit of concurrent streams on one connection (its MaxConcurrentStreams; RFC 9113 recommends no fewer than 100): a call that finds every connection at it gets 503 with Retry-After at once (a proxied gRPC call, UNAVAILABLE) rather than waiting for a stream. With --upstream-connections it makes the defaults of --max-unary-calls, --max-server-streams, --max-client-streams, --max-bidi-streams, --max-websockets and --max-grpc-proxy-calls. 0: no limit, and no such defaults"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},
@@ -303,6 +311,19 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "max-concurrent-streams", arg: "N", value: intValue{&c.maxStreams},
 			help: "most HTTP/2 streams (requests, gRPC calls) open at once on one connection"},
 
+		{group: lim, name: "max-unary-calls", arg: "N", value: derivedCount{&c.caps.unary}, def: derivedDefault(true),
+			help: "most unary calls in flight at once: 503 with Retry-After beyond, the upstream not called; 0 for no limit"},
+		{group: lim, name: "max-server-streams", arg: "N", value: derivedCount{&c.caps.serverStreams}, def: derivedDefault(false),
+			help: "most server streams (over HTTP) at once: 503 with Retry-After beyond; 0 for no limit"},
+		{group: lim, name: "max-client-streams", arg: "N", value: derivedCount{&c.caps.clientStreams}, def: derivedDefault(false),
+			help: "most client streams (over HTTP) at once: 503 with Retry-After beyond, and an HTTP/1.1 connection is closed; 0 for no limit"},
+		{group: lim, name: "max-bidi-streams", arg: "N", value: derivedCount{&c.caps.bidiStreams}, def: derivedDefault(false),
+			help: "most bidirectional streams (over HTTP) at once: 503 with Retry-After beyond, and an HTTP/1.1 connection is closed; 0 for no limit"},
+		{group: lim, name: "max-websockets", arg: "N", value: derivedCount{&c.caps.websockets}, def: derivedDefault(false),
+			help: "most WebSockets at once: the handshake gets 503 with Retry-After beyond; 0 for no limit"},
+		{group: lim, name: "max-grpc-proxy-calls", arg: "N", value: derivedCount{&c.caps.grpcProxy}, def: derivedDefault(false),
+			help: "most calls of the same-port gRPC proxy at once, unary or streaming: UNAVAILABLE beyond, the upstream not called; 0 for no limit"},
+
 		{group: hdr, name: "incoming-header", arg: "NAME", value: listValue{&c.incomingHeaders}, repeat: true, def: "none: Grpc-Metadata-*, and permanent headers as grpcgateway-*",
 			help: "also pass request header NAME to the upstream as metadata of the same name (lower case); a trailing * matches a prefix (X-Tenant-*)"},
 		{group: hdr, name: "outgoing-header", arg: "KEY", value: listValue{&c.outgoingHeaders}, repeat: true, def: "none: every key as Grpc-Metadata-KEY",
@@ -350,6 +371,8 @@ func newServeConfig() *serveConfig {
 		maxQueryParams:      1000,
 		maxMetadataBytes:    8 << 10,
 		maxUpstreamHeader:   64 << 10,
+		upstreamConns:       defaultUpstreamConnections,
+		upstreamMaxStreams:  defaultUpstreamMaxStreams,
 		defaultTimeout:      30 * time.Second,
 		maxTimeout:          5 * time.Minute,
 		readHeaderTimeout:   srv.ReadHeaderTimeout,
@@ -363,6 +386,7 @@ func newServeConfig() *serveConfig {
 		maxBufferedResp:     -1,
 		bufferedRespWait:    time.Second,
 		respWriteTimeout:    time.Minute,
+		caps:                classCaps{-1, -1, -1, -1, -1, -1},
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,

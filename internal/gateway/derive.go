@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/edge"
@@ -22,7 +23,8 @@ import (
 )
 
 // New derives a gateway from cfg: its codecs, the Env every request
-// reads, its error handlers, its interceptor chains, the edge chain
+// reads, its error handlers, the caps of its classes of calls, its
+// interceptor chains, the edge chain
 // around the router, and the health endpoints' routes. The options'
 // mistakes (cfg.Errs, and a health route that conflicts) make a gateway
 // that refuses every request and reports them at its first use (Err).
@@ -33,6 +35,10 @@ func New(cfg *config.Config) *Gateway {
 	cfg.Binding.JSON = g.json
 	cfg.OpenAPI.JSON = g.json.MarshalOptions
 	g.deriveEnv(types)
+	cc := cfg.Limits.Concurrency
+	g.classes = classlimit.New(classlimit.Caps{classlimit.Unary: cc.Unary, classlimit.ServerStream: cc.ServerStreams,
+		classlimit.ClientStream: cc.ClientStreams, classlimit.BidiStream: cc.BidiStreams, classlimit.WebSocket: cc.WebSockets,
+		classlimit.GRPC: cc.GRPCPassThrough})
 	g.unary = invoke.ChainUnary(cfg.Invocation.Unary)
 	g.stream = invoke.ChainStream(cfg.Invocation.Stream)
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash

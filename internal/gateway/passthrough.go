@@ -27,6 +27,7 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 		Headers:           &g.env.Headers,
 		Method:            g.methodKind,
 		Failed:            recordFailure,
+		Limiter:           g.classes,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.err == nil && grpcproxy.IsGRPC(r) {

@@ -26,7 +26,9 @@ import (
 
 	"google.golang.org/grpc"
 	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed calls
+	"google.golang.org/grpc/status"
 
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/headers"
 )
 
@@ -54,6 +56,10 @@ type Settings struct {
 	// grpc-go's cause included, with the call's context (the HTTP
 	// request's, and what it holds).
 	Failed func(context.Context, error)
+	// Limiter, if not nil, caps the calls in flight at once by its class
+	// classlimit.GRPC: a call over the cap ends at once with UNAVAILABLE
+	// (a Trailers-Only response), the upstream not called.
+	Limiter *classlimit.Limiter
 }
 
 // A MethodKind is what is known of a method: whether it is known at
@@ -111,6 +117,13 @@ type proxy struct {
 // ServeHTTP serves r through the grpc.Server, its body read through the
 // call's clocks, and what the call needs from r in its context.
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if l := p.s.Limiter; l != nil {
+		if err := l.Acquire(classlimit.GRPC); err != nil {
+			writeStatus(w, status.Convert(err))
+			return
+		}
+		defer l.Release(classlimit.GRPC)
+	}
 	c := p.newCall(w, r)
 	defer c.body.Close()
 	p.srv.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))

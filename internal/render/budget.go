@@ -2,11 +2,8 @@ package render
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"time"
-
-	"google.golang.org/grpc/codes"
 
 	"github.com/protorest/protorest/internal/httperr"
 )
@@ -155,8 +152,4 @@ func (b *Budget) Held() int64 {
 
 // ErrBusy is the error of a response that found no room in the budget:
 // 503, with a Retry-After header (set by the sink).
-var ErrBusy = httperr.New(http.StatusServiceUnavailable, codes.Unavailable,
-	"too many large responses in flight: try again")
-
-// retryAfter is the Retry-After header's value of ErrBusy, in seconds.
-var retryAfter = []string{"1"}
+var ErrBusy = httperr.Busy("too many large responses in flight: try again")

@@ -89,7 +89,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	defer bufpool.Put(buf)
 	body, contentType, cost, err := a.Cfg.Render(a.R.Context(), a.Plan, buf.AvailableBuffer(), msg, a.Out)
 	if err != nil {
-		setRetryAfter(a.W.Header(), err)
+		httperr.SetRetryAfter(a.W.Header(), err)
 		a.Cfg.ErrorHandler(a.W, a.R, err)
 		return
 	}
@@ -165,14 +165,6 @@ func (a *Reply) limitWrite() (lift func()) {
 	return func() { rc.SetWriteDeadline(time.Time{}) }
 }
 
-// setRetryAfter adds Retry-After to the error response of a request
-// that found no room in the budget.
-func setRetryAfter(h http.Header, err error) {
-	if err == ErrBusy {
-		h["Retry-After"] = retryAfter
-	}
-}
-
 // writeBody writes a successful response's status, headers, body and
 // trailers: the trailer metadata as HTTP trailers when the client asked
 // for them with "TE: trailers". A 204 or 304 has no body.
@@ -202,7 +194,7 @@ func (a *Reply) Error(err error, trailer metadata.MD) {
 	if send {
 		headers.DeclareTrailers(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer)
 	}
-	setRetryAfter(a.W.Header(), err)
+	httperr.SetRetryAfter(a.W.Header(), err)
 	a.Cfg.ErrorHandler(a.W, a.R, err)
 	if send {
 		headers.Write(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer, "")
