@@ -74,7 +74,12 @@ func newPassEnv(t *testing.T, opts ...protorest.Option) *passEnv {
 	t.Helper()
 	be := &hostileBackend{}
 	be.streams.Store(newStreamer())
-	srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}))
+	// The backend's receive windows are fixed (grpc-go's auto-sizing off),
+	// so that what a stream to a method that stopped reading holds in
+	// the backend, in this process's heap, is no more than 64 KiB, and a
+	// heap test measures the gateway.
+	srv := grpc.NewServer(grpc.StatsHandler(rpcCounter{&be.calls}),
+		grpc.InitialWindowSize(64<<10), grpc.InitialConnWindowSize(1<<20))
 	confv1.RegisterProbesServer(srv, be)
 	reflection.Register(srv)
 	conn := dial(t, serveGRPC(t, srv))

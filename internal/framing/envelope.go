@@ -24,11 +24,12 @@ var errFollowerStopped = errors.New("framing: the body is no longer read")
 //     message is timed whole, as the clock began it;
 //   - a message longer than max is a TooLargeError at its prefix, before
 //     any of it is read;
-//   - a read that would begin a message waits until the consumer has
+//   - no read goes past the end of a message's prefix or of the message,
+//     and a read that would begin a message waits until the consumer has
 //     taken every message read whole (Consumed): a consumer that stops
-//     taking messages stops the reads, after two messages and a read's
-//     worth at most, and HTTP/2 flow control holds the client back. The
-//     wait is not timed: it is the consumer's, not the client's.
+//     taking messages stops the reads after the messages it holds and one
+//     more, and HTTP/2 flow control holds the client back. The wait is
+//     not timed: it is the consumer's, not the client's.
 //
 // Read is called by one goroutine; Consumed and Stop by any.
 type EnvelopeFollower struct {
@@ -76,6 +77,7 @@ func (f *EnvelopeFollower) Read(p []byte) (int, error) {
 			f.clock.Await()
 		}
 	}
+	p = p[:f.within(len(p))]
 	n, err := f.body.Read(p)
 	if ferr := f.follow(p[:n]); ferr != nil {
 		f.err = ferr
@@ -85,6 +87,16 @@ func (f *EnvelopeFollower) Read(p []byte) (int, error) {
 		return n, ferr
 	}
 	return n, err
+}
+
+// within caps a read of n bytes at the end of the message's prefix, or
+// of the message, in progress: a read that ran past a message's end
+// would begin the next one without waiting for the consumer.
+func (f *EnvelopeFollower) within(n int) int {
+	if f.inBody {
+		return int(min(uint32(n), f.left))
+	}
+	return min(n, EnvelopePrefix-f.have)
 }
 
 // atBoundary reports whether the next byte begins a message.

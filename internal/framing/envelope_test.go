@@ -56,8 +56,12 @@ func TestEnvelopeFollowerWaitsForConsumer(t *testing.T) {
 			return read{}
 		}
 	}
-	if r := next(t); !bytes.Equal(r.b, envelope("one")) || r.err != nil {
+	// A read stops at the end of a prefix, and of a message.
+	if r := next(t); !bytes.Equal(r.b, envelope("one")[:EnvelopePrefix]) || r.err != nil {
 		t.Fatalf("first read %q, %v", r.b, r.err)
+	}
+	if r := next(t); string(r.b) != "one" || r.err != nil {
+		t.Fatalf("second read %q, %v", r.b, r.err)
 	}
 	select {
 	case r := <-reads:
@@ -65,8 +69,11 @@ func TestEnvelopeFollowerWaitsForConsumer(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 	fl.Consumed()
-	if r := next(t); !bytes.Equal(r.b, envelope("two")) {
-		t.Fatalf("second read %q, %v", r.b, r.err)
+	if r := next(t); !bytes.Equal(r.b, envelope("two")[:EnvelopePrefix]) {
+		t.Fatalf("the next read %q, %v", r.b, r.err)
+	}
+	if r := next(t); string(r.b) != "two" {
+		t.Fatalf("the next read %q, %v", r.b, r.err)
 	}
 	if clock.begins != 2 || clock.awaits != 2 {
 		t.Errorf("%d Begin, %d Await, want 2 of each", clock.begins, clock.awaits)
@@ -85,6 +92,7 @@ func TestEnvelopeFollowerTooLarge(t *testing.T) {
 	t.Parallel()
 	body := append(envelope("ok"), envelope("too long")...)
 	fl := NewEnvelopeFollower(bytes.NewReader(body), 4, false)
+	fl.Consumed() // "ok" is taken as soon as it is read
 	got, err := io.ReadAll(fl)
 	var tl *TooLargeError
 	if !errors.As(err, &tl) || tl.Max != 4 {
@@ -98,6 +106,60 @@ func TestEnvelopeFollowerTooLarge(t *testing.T) {
 	}
 	if fl.Failure() != err {
 		t.Fatalf("Failure %v, want %v", fl.Failure(), err)
+	}
+}
+
+// TestEnvelopeFollowerReadsStopAtMessageEnds: whatever a read asks for,
+// it ends at the end of a message's prefix or of the message, so that a
+// read never begins a message the consumer has not made room for; with
+// every message taken, the stream passes unchanged.
+func TestEnvelopeFollowerReadsStopAtMessageEnds(t *testing.T) {
+	t.Parallel()
+	msgs := []string{"a", "", "message three", "four"}
+	var body []byte
+	for _, m := range msgs {
+		body = append(body, envelope(m)...)
+	}
+	fl := NewEnvelopeFollower(bytes.NewReader(body), 0, true)
+	var reads []string
+	var got []byte
+	buf := make([]byte, 1024)
+	for {
+		n, err := fl.Read(buf)
+		if n > 0 {
+			reads = append(reads, string(buf[:n]))
+			got = append(got, buf[:n]...)
+		}
+		fl.mu.Lock()
+		read, consumed := fl.read, fl.consumed
+		fl.mu.Unlock()
+		for ; consumed < read; consumed++ {
+			fl.Consumed()
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got, body) {
+		t.Fatalf("passed %q, want %q", got, body)
+	}
+	var want []string
+	for _, m := range msgs {
+		want = append(want, string(envelope(m)[:EnvelopePrefix]))
+		if m != "" {
+			want = append(want, m)
+		}
+	}
+	if len(reads) != len(want) {
+		t.Fatalf("%d reads %q, want %d %q", len(reads), reads, len(want), want)
+	}
+	for i := range want {
+		if reads[i] != want[i] {
+			t.Errorf("read %d: %q, want %q", i, reads[i], want[i])
+		}
 	}
 }
 
