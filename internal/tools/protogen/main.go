@@ -33,6 +33,7 @@ var defaultFiles = []string{
 	"examples/library/v1/library.proto",
 	"internal/testpb/conf/v1/conf.proto",
 	"internal/jsonenc/internal/kindspb/kinds.proto",
+	"validateprotorest/internal/rulespb/v1/rules.proto",
 }
 
 func main() {
