@@ -31,7 +31,8 @@ import (
 // of its streams.
 type rules struct {
 	rulesv1.UnimplementedRulesServer
-	calls atomic.Int64
+	calls    atomic.Int64
+	received atomic.Int64 // messages of Upload's streams
 }
 
 func (s *rules) Check(context.Context, *rulesv1.CheckRequest) (*rulesv1.Reply, error) {
@@ -60,6 +61,7 @@ func (s *rules) Upload(stream grpc.ClientStreamingServer[rulesv1.Item, rulesv1.R
 		if err != nil {
 			return err
 		}
+		s.received.Add(1)
 		n++
 	}
 }
