@@ -56,8 +56,9 @@ func Status(e *Error, named []Named) error {
 // Reason is a rule id as a FieldViolation's reason, which
 // error_details.proto asks to match [A-Z][A-Z0-9_]+[A-Z0-9]:
 // "string.min_len" is STRING_MIN_LEN. Every other character is '_', a
-// leading digit or '_' gets "RULE_" before it, a trailing '_' is dropped,
-// and an empty or one-character id becomes "RULE" or "RULE_X".
+// trailing '_' is dropped, and an id that would not start with a letter
+// or is shorter than three characters gets "RULE_" before it ("RULE" for
+// none).
 func Reason(rule string) string {
 	b := make([]byte, 0, len(rule)+5)
 	for i := 0; i < len(rule); i++ {
@@ -77,7 +78,7 @@ func Reason(rule string) string {
 	for len(b) > 0 && b[len(b)-1] == '_' {
 		b = b[:len(b)-1]
 	}
-	if len(b) < 2 || b[0] < 'A' || b[0] > 'Z' {
+	if len(b) < 3 || b[0] < 'A' || b[0] > 'Z' {
 		if len(b) > 0 && b[0] == '_' {
 			b = b[1:]
 		}
