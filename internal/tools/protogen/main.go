@@ -34,6 +34,7 @@ var defaultFiles = []string{
 	"internal/testpb/conf/v1/conf.proto",
 	"internal/jsonenc/internal/kindspb/kinds.proto",
 	"validateprotorest/internal/rulespb/v1/rules.proto",
+	"validateprotorest/example/accounts/v1/accounts.proto",
 }
 
 func main() {
