@@ -33,8 +33,9 @@ type ValidationError = validation.Error
 // (body, path, query) and before the method is called: in-process and
 // remote, each message of a client stream, REST and WebSocket alike. A
 // message that breaks a rule is answered 400 and never reaches the
-// method. The default is no checks: in-process services may check in an
-// interceptor already.
+// method. A Validator that is also an OpenAPISchemaHook (validateprotorest's)
+// writes the rules into the OpenAPI document. The default is no checks:
+// in-process services may check in an interceptor already.
 func WithValidation(v Validator) Option {
 	return optionFunc(func(c *config.Config) { c.Validation = v })
 }

@@ -89,7 +89,7 @@ func inProcess(t *testing.T, opts ...protorest.Option) (string, *rules) {
 	svc := new(rules)
 	gw := protorest.NewGateway(append([]protorest.Option{protorest.WithValidation(validateprotorest.New())}, opts...)...)
 	rulesv1.RegisterRulesServer(gw, svc)
-	srv := httptest.NewServer(gw)
+	srv := httptest.NewServer(withOpenAPI(gw))
 	t.Cleanup(srv.Close)
 	return srv.URL, svc
 }
@@ -116,9 +116,17 @@ func remote(t *testing.T, opts []protorest.Option, ropt protorest.RemoteOption) 
 	if err := gw.RegisterRemote(t.Context(), conn, ropt); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(gw)
+	srv := httptest.NewServer(withOpenAPI(gw))
 	t.Cleanup(srv.Close)
 	return srv.URL, svc
+}
+
+// withOpenAPI serves gw, and its OpenAPI document at /openapi.json.
+func withOpenAPI(gw *protorest.Gateway) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /openapi.json", gw.OpenAPIHandler(protorest.OpenAPIJSON))
+	mux.Handle("/", gw)
+	return mux
 }
 
 // unknownOptionFiles are the fixture's descriptors decoded without
