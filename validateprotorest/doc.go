@@ -5,11 +5,11 @@
 //	gw := protorest.NewGateway(protorest.WithValidation(validateprotorest.New()))
 //
 // A method whose request message carries no rule (itself, a field, a
-// oneof, or a message it holds) gets no check and costs nothing per
-// request. A method with rules gets them compiled when it is registered;
-// a rule protovalidate cannot compile (a CEL expression that does not
-// type-check, a rule unknown to this version) fails the registration,
-// naming the method and the rule, instead of being skipped.
+// oneof, or a message it holds) gets no check. A method with rules gets
+// them compiled when it is registered; a rule protovalidate cannot
+// compile (a CEL expression that does not type-check, a rule unknown to
+// this version) fails the registration, naming the method and the rule,
+// instead of being skipped.
 //
 // Descriptors loaded at run time (server reflection, descriptor sets,
 // .proto files) are checked as generated types are: their rules,
@@ -23,6 +23,13 @@
 // JSON names; the rule's message; the rule id in upper snake case), and
 // buf.validate.Violations as a second detail, for clients that read it.
 // The method is not called.
+//
+// The Validator is also a protorest.OpenAPISchemaHook: given to
+// WithValidation, it writes the rules it checks into the gateway's OpenAPI
+// document, each rule JSON Schema can say as its keyword (minLength,
+// pattern, format, minimum, exclusiveMaximum, enum, uniqueItems…), the
+// rest (CEL rules, bytes' and 64-bit integers' rules, the well-known
+// types') under x-buf-validate.
 //
 // This module is apart from protorest's core so that programs that do
 // not validate do not link protovalidate and CEL.

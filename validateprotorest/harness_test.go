@@ -50,6 +50,16 @@ func (s *rules) Plain(context.Context, *rulesv1.PlainRequest) (*rulesv1.Reply, e
 	return &rulesv1.Reply{Messages: 1}, nil
 }
 
+func (s *rules) GetBook(_ context.Context, req *rulesv1.GetBookRequest) (*rulesv1.Book, error) {
+	s.calls.Add(1)
+	return &rulesv1.Book{Name: req.GetName(), Title: "Dune", Author: "Frank Herbert", PageCount: 412}, nil
+}
+
+func (s *rules) UpdateBook(_ context.Context, req *rulesv1.UpdateBookRequest) (*rulesv1.Book, error) {
+	s.calls.Add(1)
+	return req.GetBook(), nil
+}
+
 func (s *rules) Upload(stream grpc.ClientStreamingServer[rulesv1.Item, rulesv1.Reply]) error {
 	s.calls.Add(1)
 	n := int32(0)
@@ -97,6 +107,23 @@ func inProcess(t *testing.T, opts ...protorest.Option) (string, *rules) {
 // remote serves the service from a gRPC server on loopback through
 // RegisterRemote with ropt: dynamic messages.
 func remote(t *testing.T, opts []protorest.Option, ropt protorest.RemoteOption) (string, *rules) {
+	opts = append([]protorest.Option{protorest.WithValidation(validateprotorest.New())}, opts...)
+	gw, svc := remoteService(t, opts, ropt)
+	srv := httptest.NewServer(withOpenAPI(gw))
+	t.Cleanup(srv.Close)
+	return srv.URL, svc
+}
+
+// remoteGateway is a gateway with opts in front of the service on a gRPC
+// server on loopback, descriptors from reflection.
+func remoteGateway(t testing.TB, opts ...protorest.Option) *protorest.Gateway {
+	gw, _ := remoteService(t, opts, protorest.WithReflection())
+	return gw
+}
+
+// remoteService is a gateway with opts in front of the service on a gRPC
+// server on loopback, through RegisterRemote with ropt.
+func remoteService(t testing.TB, opts []protorest.Option, ropt protorest.RemoteOption) (*protorest.Gateway, *rules) {
 	svc := new(rules)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -112,13 +139,11 @@ func remote(t *testing.T, opts []protorest.Option, ropt protorest.RemoteOption) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	gw := protorest.NewGateway(append([]protorest.Option{protorest.WithValidation(validateprotorest.New())}, opts...)...)
+	gw := protorest.NewGateway(opts...)
 	if err := gw.RegisterRemote(t.Context(), conn, ropt); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(withOpenAPI(gw))
-	t.Cleanup(srv.Close)
-	return srv.URL, svc
+	return gw, svc
 }
 
 // withOpenAPI serves gw, and its OpenAPI document at /openapi.json.

@@ -513,6 +513,162 @@ func (x *Reply) GetMessages() int32 {
 	return 0
 }
 
+type Book struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Author        string                 `protobuf:"bytes,3,opt,name=author,proto3" json:"author,omitempty"`
+	PageCount     int32                  `protobuf:"varint,4,opt,name=page_count,json=pageCount,proto3" json:"page_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Book) Reset() {
+	*x = Book{}
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Book) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Book) ProtoMessage() {}
+
+func (x *Book) ProtoReflect() protoreflect.Message {
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Book.ProtoReflect.Descriptor instead.
+func (*Book) Descriptor() ([]byte, []int) {
+	return file_validateprotorest_internal_rulespb_v1_rules_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Book) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Book) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Book) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *Book) GetPageCount() int32 {
+	if x != nil {
+		return x.PageCount
+	}
+	return 0
+}
+
+type GetBookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBookRequest) Reset() {
+	*x = GetBookRequest{}
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBookRequest) ProtoMessage() {}
+
+func (x *GetBookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBookRequest.ProtoReflect.Descriptor instead.
+func (*GetBookRequest) Descriptor() ([]byte, []int) {
+	return file_validateprotorest_internal_rulespb_v1_rules_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *GetBookRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type UpdateBookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Book          *Book                  `protobuf:"bytes,1,opt,name=book,proto3" json:"book,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateBookRequest) Reset() {
+	*x = UpdateBookRequest{}
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateBookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateBookRequest) ProtoMessage() {}
+
+func (x *UpdateBookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateBookRequest.ProtoReflect.Descriptor instead.
+func (*UpdateBookRequest) Descriptor() ([]byte, []int) {
+	return file_validateprotorest_internal_rulespb_v1_rules_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *UpdateBookRequest) GetBook() *Book {
+	if x != nil {
+		return x.Book
+	}
+	return nil
+}
+
 var File_validateprotorest_internal_rulespb_v1_rules_proto protoreflect.FileDescriptor
 
 const file_validateprotorest_internal_rulespb_v1_rules_proto_rawDesc = "" +
@@ -558,18 +714,33 @@ const file_validateprotorest_internal_rulespb_v1_rules_proto_rawDesc = "" +
 	"\fPlainRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"#\n" +
 	"\x05Reply\x12\x1a\n" +
-	"\bmessages\x18\x01 \x01(\x05R\bmessages*N\n" +
+	"\bmessages\x18\x01 \x01(\x05R\bmessages\"\x93\x01\n" +
+	"\x04Book\x12\x1c\n" +
+	"\x04name\x18\x01 \x01(\tB\b\xbaH\x05r\x03\x18\xc8\x01R\x04name\x12 \n" +
+	"\x05title\x18\x02 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xc8\x01R\x05title\x12\x1f\n" +
+	"\x06author\x18\x03 \x01(\tB\a\xbaH\x04r\x02\x18dR\x06author\x12*\n" +
+	"\n" +
+	"page_count\x18\x04 \x01(\x05B\v\xbaH\b\x1a\x06\x18\xa0\x8d\x06(\x00R\tpageCount\"0\n" +
+	"\x0eGetBookRequest\x12\x1e\n" +
+	"\x04name\x18\x01 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xc8\x01R\x04name\"?\n" +
+	"\x11UpdateBookRequest\x12*\n" +
+	"\x04book\x18\x01 \x01(\v2\x0e.rules.v1.BookB\x06\xbaH\x03\xc8\x01\x01R\x04book*N\n" +
 	"\x05Color\x12\x15\n" +
 	"\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tCOLOR_RED\x10\x01\x12\x0f\n" +
 	"\vCOLOR_GREEN\x10\x02\x12\x0e\n" +
 	"\n" +
-	"COLOR_BLUE\x10\x032\xd6\x02\n" +
+	"COLOR_BLUE\x10\x032\x9d\x04\n" +
 	"\x05Rules\x12c\n" +
 	"\x05Check\x12\x16.rules.v1.CheckRequest\x1a\x0f.rules.v1.Reply\"1\x82\xd3\xe4\x93\x02+:\x01*Z\x13\x12\x11/v1/checks/{name}\"\x11/v1/checks/{name}\x12W\n" +
 	"\aPutItem\x12\x18.rules.v1.PutItemRequest\x1a\x0f.rules.v1.Reply\"!\x82\xd3\xe4\x93\x02\x1b:\x04item\x1a\x13/v1/items/{item.id}\x12C\n" +
 	"\x06Upload\x12\x0e.rules.v1.Item\x1a\x0f.rules.v1.Reply\"\x16\x82\xd3\xe4\x93\x02\x10:\x01*\"\v/v1/uploads(\x01\x12J\n" +
-	"\x05Plain\x12\x16.rules.v1.PlainRequest\x1a\x0f.rules.v1.Reply\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/plain/{name}BNZLgithub.com/protorest/protorest/validateprotorest/internal/rulespb/v1;rulesv1b\x06proto3"
+	"\x05Plain\x12\x16.rules.v1.PlainRequest\x1a\x0f.rules.v1.Reply\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/plain/{name}\x12Y\n" +
+	"\aGetBook\x12\x18.rules.v1.GetBookRequest\x1a\x0e.rules.v1.Book\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/{name=shelves/*/books/*}\x12j\n" +
+	"\n" +
+	"UpdateBook\x12\x1b.rules.v1.UpdateBookRequest\x1a\x0e.rules.v1.Book\"/\x82\xd3\xe4\x93\x02):\x04book2!/v1/{book.name=shelves/*/books/*}BNZLgithub.com/protorest/protorest/validateprotorest/internal/rulespb/v1;rulesv1b\x06proto3"
 
 var (
 	file_validateprotorest_internal_rulespb_v1_rules_proto_rawDescOnce sync.Once
@@ -584,7 +755,7 @@ func file_validateprotorest_internal_rulespb_v1_rules_proto_rawDescGZIP() []byte
 }
 
 var file_validateprotorest_internal_rulespb_v1_rules_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_validateprotorest_internal_rulespb_v1_rules_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_validateprotorest_internal_rulespb_v1_rules_proto_goTypes = []any{
 	(Color)(0),                    // 0: rules.v1.Color
 	(*CheckRequest)(nil),          // 1: rules.v1.CheckRequest
@@ -593,32 +764,40 @@ var file_validateprotorest_internal_rulespb_v1_rules_proto_goTypes = []any{
 	(*PutItemRequest)(nil),        // 4: rules.v1.PutItemRequest
 	(*PlainRequest)(nil),          // 5: rules.v1.PlainRequest
 	(*Reply)(nil),                 // 6: rules.v1.Reply
-	nil,                           // 7: rules.v1.CheckRequest.LabelsEntry
-	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 9: google.protobuf.Duration
-	(*wrapperspb.Int32Value)(nil), // 10: google.protobuf.Int32Value
+	(*Book)(nil),                  // 7: rules.v1.Book
+	(*GetBookRequest)(nil),        // 8: rules.v1.GetBookRequest
+	(*UpdateBookRequest)(nil),     // 9: rules.v1.UpdateBookRequest
+	nil,                           // 10: rules.v1.CheckRequest.LabelsEntry
+	(*timestamppb.Timestamp)(nil), // 11: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 12: google.protobuf.Duration
+	(*wrapperspb.Int32Value)(nil), // 13: google.protobuf.Int32Value
 }
 var file_validateprotorest_internal_rulespb_v1_rules_proto_depIdxs = []int32{
 	0,  // 0: rules.v1.CheckRequest.color:type_name -> rules.v1.Color
-	7,  // 1: rules.v1.CheckRequest.labels:type_name -> rules.v1.CheckRequest.LabelsEntry
-	8,  // 2: rules.v1.CheckRequest.at:type_name -> google.protobuf.Timestamp
-	9,  // 3: rules.v1.CheckRequest.ttl:type_name -> google.protobuf.Duration
-	10, // 4: rules.v1.CheckRequest.limit:type_name -> google.protobuf.Int32Value
+	10, // 1: rules.v1.CheckRequest.labels:type_name -> rules.v1.CheckRequest.LabelsEntry
+	11, // 2: rules.v1.CheckRequest.at:type_name -> google.protobuf.Timestamp
+	12, // 3: rules.v1.CheckRequest.ttl:type_name -> google.protobuf.Duration
+	13, // 4: rules.v1.CheckRequest.limit:type_name -> google.protobuf.Int32Value
 	2,  // 5: rules.v1.CheckRequest.inner:type_name -> rules.v1.Inner
 	3,  // 6: rules.v1.PutItemRequest.item:type_name -> rules.v1.Item
-	1,  // 7: rules.v1.Rules.Check:input_type -> rules.v1.CheckRequest
-	4,  // 8: rules.v1.Rules.PutItem:input_type -> rules.v1.PutItemRequest
-	3,  // 9: rules.v1.Rules.Upload:input_type -> rules.v1.Item
-	5,  // 10: rules.v1.Rules.Plain:input_type -> rules.v1.PlainRequest
-	6,  // 11: rules.v1.Rules.Check:output_type -> rules.v1.Reply
-	6,  // 12: rules.v1.Rules.PutItem:output_type -> rules.v1.Reply
-	6,  // 13: rules.v1.Rules.Upload:output_type -> rules.v1.Reply
-	6,  // 14: rules.v1.Rules.Plain:output_type -> rules.v1.Reply
-	11, // [11:15] is the sub-list for method output_type
-	7,  // [7:11] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	7,  // 7: rules.v1.UpdateBookRequest.book:type_name -> rules.v1.Book
+	1,  // 8: rules.v1.Rules.Check:input_type -> rules.v1.CheckRequest
+	4,  // 9: rules.v1.Rules.PutItem:input_type -> rules.v1.PutItemRequest
+	3,  // 10: rules.v1.Rules.Upload:input_type -> rules.v1.Item
+	5,  // 11: rules.v1.Rules.Plain:input_type -> rules.v1.PlainRequest
+	8,  // 12: rules.v1.Rules.GetBook:input_type -> rules.v1.GetBookRequest
+	9,  // 13: rules.v1.Rules.UpdateBook:input_type -> rules.v1.UpdateBookRequest
+	6,  // 14: rules.v1.Rules.Check:output_type -> rules.v1.Reply
+	6,  // 15: rules.v1.Rules.PutItem:output_type -> rules.v1.Reply
+	6,  // 16: rules.v1.Rules.Upload:output_type -> rules.v1.Reply
+	6,  // 17: rules.v1.Rules.Plain:output_type -> rules.v1.Reply
+	7,  // 18: rules.v1.Rules.GetBook:output_type -> rules.v1.Book
+	7,  // 19: rules.v1.Rules.UpdateBook:output_type -> rules.v1.Book
+	14, // [14:20] is the sub-list for method output_type
+	8,  // [8:14] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_validateprotorest_internal_rulespb_v1_rules_proto_init() }
@@ -636,7 +815,7 @@ func file_validateprotorest_internal_rulespb_v1_rules_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_validateprotorest_internal_rulespb_v1_rules_proto_rawDesc), len(file_validateprotorest_internal_rulespb_v1_rules_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   7,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,10 +24,12 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Rules_Check_FullMethodName   = "/rules.v1.Rules/Check"
-	Rules_PutItem_FullMethodName = "/rules.v1.Rules/PutItem"
-	Rules_Upload_FullMethodName  = "/rules.v1.Rules/Upload"
-	Rules_Plain_FullMethodName   = "/rules.v1.Rules/Plain"
+	Rules_Check_FullMethodName      = "/rules.v1.Rules/Check"
+	Rules_PutItem_FullMethodName    = "/rules.v1.Rules/PutItem"
+	Rules_Upload_FullMethodName     = "/rules.v1.Rules/Upload"
+	Rules_Plain_FullMethodName      = "/rules.v1.Rules/Plain"
+	Rules_GetBook_FullMethodName    = "/rules.v1.Rules/GetBook"
+	Rules_UpdateBook_FullMethodName = "/rules.v1.Rules/UpdateBook"
 )
 
 // RulesClient is the client API for Rules service.
@@ -42,6 +44,10 @@ type RulesClient interface {
 	Upload(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[Item, Reply], error)
 	// Plain has no rules.
 	Plain(ctx context.Context, in *PlainRequest, opts ...grpc.CallOption) (*Reply, error)
+	// GetBook and UpdateBook are the library's, with simple rules: what
+	// checking them costs (bench_test.go).
+	GetBook(ctx context.Context, in *GetBookRequest, opts ...grpc.CallOption) (*Book, error)
+	UpdateBook(ctx context.Context, in *UpdateBookRequest, opts ...grpc.CallOption) (*Book, error)
 }
 
 type rulesClient struct {
@@ -95,6 +101,26 @@ func (c *rulesClient) Plain(ctx context.Context, in *PlainRequest, opts ...grpc.
 	return out, nil
 }
 
+func (c *rulesClient) GetBook(ctx context.Context, in *GetBookRequest, opts ...grpc.CallOption) (*Book, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Book)
+	err := c.cc.Invoke(ctx, Rules_GetBook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *rulesClient) UpdateBook(ctx context.Context, in *UpdateBookRequest, opts ...grpc.CallOption) (*Book, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Book)
+	err := c.cc.Invoke(ctx, Rules_UpdateBook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RulesServer is the server API for Rules service.
 // All implementations must embed UnimplementedRulesServer
 // for forward compatibility.
@@ -107,6 +133,10 @@ type RulesServer interface {
 	Upload(grpc.ClientStreamingServer[Item, Reply]) error
 	// Plain has no rules.
 	Plain(context.Context, *PlainRequest) (*Reply, error)
+	// GetBook and UpdateBook are the library's, with simple rules: what
+	// checking them costs (bench_test.go).
+	GetBook(context.Context, *GetBookRequest) (*Book, error)
+	UpdateBook(context.Context, *UpdateBookRequest) (*Book, error)
 	mustEmbedUnimplementedRulesServer()
 }
 
@@ -128,6 +158,12 @@ func (UnimplementedRulesServer) Upload(grpc.ClientStreamingServer[Item, Reply]) 
 }
 func (UnimplementedRulesServer) Plain(context.Context, *PlainRequest) (*Reply, error) {
 	return nil, status.Error(codes.Unimplemented, "method Plain not implemented")
+}
+func (UnimplementedRulesServer) GetBook(context.Context, *GetBookRequest) (*Book, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetBook not implemented")
+}
+func (UnimplementedRulesServer) UpdateBook(context.Context, *UpdateBookRequest) (*Book, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateBook not implemented")
 }
 func (UnimplementedRulesServer) mustEmbedUnimplementedRulesServer() {}
 func (UnimplementedRulesServer) testEmbeddedByValue()               {}
@@ -211,6 +247,42 @@ func _Rules_Plain_Handler(srv interface{}, ctx context.Context, dec func(interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Rules_GetBook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetBookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RulesServer).GetBook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Rules_GetBook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RulesServer).GetBook(ctx, req.(*GetBookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Rules_UpdateBook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateBookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RulesServer).UpdateBook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Rules_UpdateBook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RulesServer).UpdateBook(ctx, req.(*UpdateBookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Rules_ServiceDesc is the grpc.ServiceDesc for Rules service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -229,6 +301,14 @@ var Rules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Plain",
 			Handler:    _Rules_Plain_Handler,
+		},
+		{
+			MethodName: "GetBook",
+			Handler:    _Rules_GetBook_Handler,
+		},
+		{
+			MethodName: "UpdateBook",
+			Handler:    _Rules_UpdateBook_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
