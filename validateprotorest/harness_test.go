@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/bufbuild/protocompile"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -19,6 +21,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
@@ -91,6 +94,9 @@ var setups = []setup{
 	}},
 	{"remote/unknown-options", func(t *testing.T, opts ...protorest.Option) (string, *rules) {
 		return remote(t, opts, protorest.WithRemoteFiles(unknownOptionFiles(t)))
+	}},
+	{"remote/dynamic-extension", func(t *testing.T, opts ...protorest.Option) (string, *rules) {
+		return remote(t, opts, protorest.WithRemoteFiles(dynamicExtensionFiles(t)))
 	}},
 }
 
@@ -197,6 +203,61 @@ func unknownOptionFiles(t *testing.T) *protoregistry.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return files
+}
+
+// dynamicExtensionFiles are the fixture's descriptors compiled from its
+// .proto source by protocompile, buf/validate/validate.proto given as a
+// FileDescriptorProto: the rules are options of a dynamic extension type,
+// not protovalidate's generated one, as a program that compiles .proto
+// files with their imports gets them.
+func dynamicExtensionFiles(t *testing.T) *protoregistry.Files {
+	t.Helper()
+	compiler := protocompile.Compiler{
+		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
+			&protocompile.SourceResolver{ImportPaths: []string{".."}},
+			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
+				fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
+				if err != nil {
+					return protocompile.SearchResult{}, err
+				}
+				if strings.HasPrefix(path, "buf/validate/") {
+					return protocompile.SearchResult{Proto: protodesc.ToFileDescriptorProto(fd)}, nil
+				}
+				return protocompile.SearchResult{Desc: fd}, nil // google/api: the gateway's rules
+			}),
+		}),
+	}
+	compiled, err := compiler.Compile(t.Context(), rulesv1.File_validateprotorest_internal_rulespb_v1_rules_proto.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := compiled[0]
+	opts := fd.Messages().ByName("CheckRequest").Fields().ByName("name").Options()
+	var ext protoreflect.FieldDescriptor
+	opts.ProtoReflect().Range(func(f protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		if f.IsExtension() && f.FullName() == "buf.validate.field" {
+			ext = f
+		}
+		return true
+	})
+	if ext == nil || ext.(protoreflect.ExtensionTypeDescriptor).Type() == validate.E_Field {
+		t.Fatalf("CheckRequest.name's rules are not a dynamic extension: %v", ext)
+	}
+	files := new(protoregistry.Files)
+	var add func(f protoreflect.FileDescriptor)
+	add = func(f protoreflect.FileDescriptor) {
+		if _, err := files.FindFileByPath(f.Path()); err == nil {
+			return
+		}
+		for i := range f.Imports().Len() {
+			add(f.Imports().Get(i).FileDescriptor)
+		}
+		if err := files.RegisterFile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(fd)
 	return files
 }
 

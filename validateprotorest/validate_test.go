@@ -19,8 +19,9 @@ const valid = `"targetId":"1","inner":{}`
 // TestRuleFamilies sends requests that break each standard rule family,
 // through a JSON body, the query and path variables, to a gateway that
 // serves the service in-process (generated messages) and remotely
-// (dynamic messages: descriptors from reflection, and descriptors whose
-// rules are unknown option bytes). Each gets 400 with the violations'
+// (dynamic messages: descriptors from reflection, descriptors whose rules
+// are unknown option bytes, and descriptors compiled from the .proto
+// source whose rules are a dynamic extension). Each gets 400 with the violations'
 // fields as the client wrote them, and the method is not called; a valid
 // request reaches it.
 func TestRuleFamilies(t *testing.T) {
