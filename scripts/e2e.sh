@@ -128,6 +128,7 @@ while IFS= read -r line; do
   contains "demo's refusal: $line: the field violations" "$out" '{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"username",'
 done < <(awk '/^Refused by the rules/ { on = 1; next } on && /^  / { sub(/^  /, ""); print; next } on { exit }' "$work/demo.log")
 if [ "$refused" -ge 2 ]; then pass "demo: $refused printed refusals run"; else fail "demo: only $refused printed refusals run"; cat "$work/demo.log"; fi
+# README's transcript of a refused account.
 out=$(curl -s -X POST -d '{"username":"grace","email":"nope","age":36}' "$H/v1/accounts")
 check "validate: a bad email is refused" "$out" '{"code":3,"message":"invalid request: email: must be a valid email address","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"email","description":"must be a valid email address","reason":"STRING_EMAIL"}]},{"@type":"type.googleapis.com/buf.validate.Violations","violations":[{"field":{"elements":[{"fieldNumber":2,"fieldName":"email","fieldType":"TYPE_STRING"}]},"rule":{"elements":[{"fieldNumber":14,"fieldName":"string","fieldType":"TYPE_MESSAGE"},{"fieldNumber":12,"fieldName":"email","fieldType":"TYPE_BOOL"}]},"ruleId":"string.email","message":"must be a valid email address"}]}]}'
 out=$(curl -s -o /dev/null -w '%{http_code}' "$H/v1/accounts/grace")
