@@ -43,7 +43,8 @@ func (p *Request) Validate(m proto.Message, in *Input) error {
 // variable's name as the template writes it, a query parameter's name as
 // the query gives it, else the field's path from the request message in
 // the body's names: JSON names (proto names with the gateway's
-// UseProtoNames, or for a binary body), "[i]" for a list element,
+// UseProtoNames, or for a body in the built-in binary format), "[i]" for
+// a list element,
 // `["key"]` or "[key]" for a map value. What lies below the variable or
 // the parameter is added in the body's names. "" is the message itself.
 func (p *Request) FieldName(v *validation.Violation, in *Input) string {
@@ -53,7 +54,7 @@ func (p *Request) FieldName(v *validation.Violation, in *Input) string {
 			fds = append(fds, s.FieldDescriptor())
 		}
 	}
-	protoNames := in.Format == nil || in.Format.JSON == nil
+	protoNames := in.Format != nil && in.Format.Proto // a binary body names no field
 	if p.json != nil && p.json.MarshalOptions.UseProtoNames {
 		protoNames = true
 	}

@@ -40,6 +40,7 @@ func TestFieldName(t *testing.T) {
 		{name: "body json", template: "/v1/probes", body: "*", path: protopath.Path{root, field("display_name")}, want: "displayName"},
 		{name: "body proto names", template: "/v1/probes", body: "*", protoNames: true, path: protopath.Path{root, field("display_name")}, want: "display_name"},
 		{name: "binary body", template: "/v1/probes", body: "*", format: binary, path: protopath.Path{root, field("display_name")}, want: "display_name"},
+		{name: "another codec's body", template: "/v1/probes", body: "*", format: &negotiate.Format{Media: "application/yaml"}, path: protopath.Path{root, field("display_name")}, want: "displayName"},
 		{name: "nested", template: "/v1/probes", body: "*", path: protopath.Path{root, field("inner"), innerS}, want: "inner.s"},
 		{name: "list", template: "/v1/probes", body: "*", path: protopath.Path{root, field("items"), protopath.ListIndex(2), innerS}, want: "items[2].s"},
 		{name: "map", template: "/v1/probes", body: "*", path: protopath.Path{root, field("labels"), protopath.MapIndex(protoreflect.ValueOfString(`a"b`).MapKey())}, want: `labels["a\"b"]`},
