@@ -19,26 +19,36 @@ import (
 )
 
 // badRules are descriptors of a service whose request field has rules
-// that protovalidate cannot compile.
-func badRules(t *testing.T, rules *validate.FieldRules) *protoregistry.Files {
+// that protovalidate cannot compile; with nested, the field is that of a
+// message the request holds only in a list, whose field has no rules.
+func badRules(t *testing.T, rules *validate.FieldRules, nested bool) *protoregistry.Files {
 	t.Helper()
 	fieldOpts := new(descriptorpb.FieldOptions)
 	proto.SetExtension(fieldOpts, validate.E_Field, rules)
+	title := &descriptorpb.FieldDescriptorProto{
+		Name: proto.String("title"), JsonName: proto.String("title"), Number: proto.Int32(1),
+		Type: descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+		Options: fieldOpts,
+	}
+	messages := []*descriptorpb.DescriptorProto{{Name: proto.String("BadRequest"), Field: []*descriptorpb.FieldDescriptorProto{title}}}
+	if nested {
+		messages = []*descriptorpb.DescriptorProto{
+			{Name: proto.String("BadRequest"), Field: []*descriptorpb.FieldDescriptorProto{{
+				Name: proto.String("items"), JsonName: proto.String("items"), Number: proto.Int32(1),
+				Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(), TypeName: proto.String(".bad.v1.Item"),
+				Label: descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(),
+			}}},
+			{Name: proto.String("Item"), Field: []*descriptorpb.FieldDescriptorProto{title}},
+		}
+	}
 	methodOpts := new(descriptorpb.MethodOptions)
 	proto.SetExtension(methodOpts, annotations.E_Http, &annotations.HttpRule{Pattern: &annotations.HttpRule_Post{Post: "/v1/bad"}, Body: "*"})
 	file := &descriptorpb.FileDescriptorProto{
-		Name:       proto.String("bad/v1/bad.proto"),
-		Package:    proto.String("bad.v1"),
-		Syntax:     proto.String("proto3"),
-		Dependency: []string{"buf/validate/validate.proto", "google/api/annotations.proto"},
-		MessageType: []*descriptorpb.DescriptorProto{{
-			Name: proto.String("BadRequest"),
-			Field: []*descriptorpb.FieldDescriptorProto{{
-				Name: proto.String("title"), JsonName: proto.String("title"), Number: proto.Int32(1),
-				Type: descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
-				Options: fieldOpts,
-			}},
-		}},
+		Name:        proto.String("bad/v1/bad.proto"),
+		Package:     proto.String("bad.v1"),
+		Syntax:      proto.String("proto3"),
+		Dependency:  []string{"buf/validate/validate.proto", "google/api/annotations.proto"},
+		MessageType: messages,
 		Service: []*descriptorpb.ServiceDescriptorProto{{
 			Name: proto.String("Bad"),
 			Method: []*descriptorpb.MethodDescriptorProto{{
@@ -80,14 +90,17 @@ func TestRulesThatDoNotCompile(t *testing.T) {
 	unknown := &validate.FieldRules{Type: &validate.FieldRules_String_{String_: &validate.StringRules{}}}
 	// A rule of a later protovalidate: a field StringRules does not have.
 	unknown.GetString().ProtoReflect().SetUnknown(protowire.AppendVarint(protowire.AppendTag(nil, 999, protowire.VarintType), 1))
+	cel := &validate.FieldRules{Cel: []*validate.Rule{{Id: proto.String("title.bad"), Expression: proto.String("this +")}}}
 	cases := []struct {
-		name  string
-		rules *validate.FieldRules
-		want  []string
+		name   string
+		rules  *validate.FieldRules
+		nested bool
+		want   []string
 	}{
-		{"cel", &validate.FieldRules{Cel: []*validate.Rule{{Id: proto.String("title.bad"), Expression: proto.String("this +")}}}, []string{"bad.v1.Bad.Do", "title.bad"}},
-		{"cel-type", &validate.FieldRules{Cel: []*validate.Rule{{Id: proto.String("title.int"), Expression: proto.String("this > 3")}}}, []string{"bad.v1.Bad.Do", "title"}},
-		{"unknown-rule", unknown, []string{"bad.v1.Bad.Do", "unknown"}},
+		{"cel", cel, false, []string{"bad.v1.Bad.Do", "title.bad"}},
+		{"cel-type", &validate.FieldRules{Cel: []*validate.Rule{{Id: proto.String("title.int"), Expression: proto.String("this > 3")}}}, false, []string{"bad.v1.Bad.Do", "title"}},
+		{"unknown-rule", unknown, false, []string{"bad.v1.Bad.Do", "unknown"}},
+		{"held-in-a-list", cel, true, []string{"bad.v1.Bad.Do", "bad.v1.Item", "title.bad"}},
 	}
 	conn, err := grpc.NewClient("127.0.0.1:1", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -97,7 +110,7 @@ func TestRulesThatDoNotCompile(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			gw := protorest.NewGateway(protorest.WithValidation(validateprotorest.New()))
-			err := gw.RegisterRemote(t.Context(), conn, protorest.WithRemoteFiles(badRules(t, c.rules)))
+			err := gw.RegisterRemote(t.Context(), conn, protorest.WithRemoteFiles(badRules(t, c.rules, c.nested)))
 			if err == nil {
 				t.Fatal("registered")
 			}

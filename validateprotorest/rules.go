@@ -81,3 +81,25 @@ func hasRule(opts proto.Message, ext protoreflect.ExtensionTypeDescriptor) bool 
 	}
 	return false
 }
+
+// messages lists md and every message type it holds, at any depth (in a
+// field, a list or a map's values), each once, md first.
+func messages(md protoreflect.MessageDescriptor) []protoreflect.MessageDescriptor {
+	out := []protoreflect.MessageDescriptor{md}
+	seen := map[protoreflect.FullName]bool{md.FullName(): true}
+	for i := 0; i < len(out); i++ {
+		fields := out[i].Fields()
+		for j := range fields.Len() {
+			fd := fields.Get(j)
+			held := fd.Message()
+			if fd.IsMap() {
+				held = fd.MapValue().Message()
+			}
+			if held != nil && !seen[held.FullName()] {
+				seen[held.FullName()] = true
+				out = append(out, held)
+			}
+		}
+	}
+	return out
+}

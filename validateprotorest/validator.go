@@ -36,17 +36,22 @@ func (v *Validator) ForMethod(md protoreflect.MethodDescriptor) (func(proto.Mess
 	if !HasRules(in) {
 		return nil, nil
 	}
-	opts := append([]protovalidate.ValidatorOption{protovalidate.WithMessageDescriptors(in)}, v.opts...)
+	held := messages(in)
+	opts := append([]protovalidate.ValidatorOption{protovalidate.WithMessageDescriptors(held...)}, v.opts...)
 	pv, err := protovalidate.New(opts...)
 	if err != nil {
 		return nil, err
 	}
-	// The empty message reaches every rule's compiled form: the
-	// validator reports a rule that did not compile on any message.
-	if err := pv.Validate(dynamicpb.NewMessage(in)); err != nil {
-		var ce *protovalidate.CompilationError
-		if errors.As(err, &ce) {
-			return nil, fmt.Errorf("%s: %w", in.FullName(), err)
+	// An empty message of each type reaches its rules' compiled form:
+	// the validator reports a rule that did not compile on any message,
+	// and a type held only in a list or a map is compiled here too, not
+	// at its first request.
+	for _, m := range held {
+		if err := pv.Validate(dynamicpb.NewMessage(m)); err != nil {
+			var ce *protovalidate.CompilationError
+			if errors.As(err, &ce) {
+				return nil, fmt.Errorf("%s: %w", m.FullName(), err)
+			}
 		}
 	}
 	return (&check{pv: pv, input: in}).run, nil
