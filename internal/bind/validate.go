@@ -2,6 +2,7 @@ package bind
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,9 +45,9 @@ func (p *Request) Validate(m proto.Message, in *Input) error {
 // the query gives it, else the field's path from the request message in
 // the body's names: JSON names (proto names with the gateway's
 // UseProtoNames, or for a body in the built-in binary format), "[i]" for
-// a list element,
-// `["key"]` or "[key]" for a map value. What lies below the variable or
-// the parameter is added in the body's names. "" is the message itself.
+// a list element, `["key"]` or "[key]" for a map value. What lies below
+// the variable or the parameter is added in the body's names. "" is the
+// message itself.
 func (p *Request) FieldName(v *validation.Violation, in *Input) string {
 	fds := make([]protoreflect.FieldDescriptor, 0, len(v.Field))
 	for _, s := range v.Field {
@@ -73,15 +74,7 @@ func (p *Request) FieldName(v *validation.Violation, in *Input) string {
 
 // hasPrefix reports whether path starts with prefix.
 func hasPrefix(path, prefix []protoreflect.FieldDescriptor) bool {
-	if len(prefix) > len(path) {
-		return false
-	}
-	for i, fd := range prefix {
-		if path[i] != fd {
-			return false
-		}
-	}
-	return true
+	return len(prefix) <= len(path) && slices.Equal(path[:len(prefix)], prefix)
 }
 
 // stepNames appends to name the steps of v's field after its first skip
