@@ -285,6 +285,9 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 	}
 	if c.validate {
 		opts = append(opts, protorest.WithValidation(validateprotorest.New()))
+	} else {
+		// Not checked, still the upstream's contract: documented.
+		opts = append(opts, protorest.WithOpenAPISchemaHook(validateprotorest.New()))
 	}
 	if c.ignoreUnknown {
 		opts = append(opts, protorest.WithDiscardUnknownQueryParameters())

@@ -19,7 +19,7 @@ import (
 // from --proto files (buf/validate/validate.proto resolving to the copy
 // linked in); a request that breaks one gets 400 with a BadRequest naming
 // the fields, and never reaches the upstream. --validate=false forwards
-// it.
+// it, and still documents the rules.
 func TestServeValidate(t *testing.T) {
 	t.Parallel()
 	accounts := validateexample.NewAccounts()
@@ -52,6 +52,10 @@ func TestServeValidate(t *testing.T) {
 	before := accounts.Calls()
 	if code, body := s.do(t, "POST", "/v1/accounts", bad); code != 200 || accounts.Calls() != before+1 {
 		t.Errorf("--validate=false: %d %s (%d calls)", code, body, accounts.Calls()-before)
+	}
+	// The rules are the upstream's contract: documented, checked or not.
+	if code, body := s.do(t, "GET", "/openapi.json", ""); code != 200 || !strings.Contains(body, `"pattern":"^[a-z][a-z0-9_]*$","minLength":3,"maxLength":20`) {
+		t.Errorf("--validate=false: the document lacks the username's rules: %d %.300s", code, body)
 	}
 }
 
