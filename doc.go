@@ -50,7 +50,9 @@
 // request's format by Content-Type and the response's by Accept (JSON,
 // binary protobuf, a WithCodec type; Server-Sent Events or NDJSON for a
 // server stream), binds the body, the path variables and the query
-// parameters into the request message, invokes the method (in-process
+// parameters into the request message, checks it against its rules when
+// WithValidation asks (protovalidate's, with the validateprotorest
+// module), invokes the method (in-process
 // through the interceptors, or remotely with conn.Invoke and
 // conn.NewStream), and renders the response, or a stream message by
 // message. Any error along the way is answered as a google.rpc.Status JSON
@@ -62,9 +64,9 @@
 // # Where to read on
 //
 //   - The reference, docs/reference.md in the repository: routing,
-//     binding, content types, streaming and WebSocket, errors, limits,
-//     metadata, hooks, custom routes, CORS and compression,
-//     observability, OpenAPI. See [Reference].
+//     binding, content types, streaming and WebSocket, errors,
+//     validation, limits, metadata, hooks, custom routes, CORS and
+//     compression, observability, OpenAPI. See [Reference].
 //   - Each option's documentation here, for what it does, its default and
 //     its error.
 //   - README.md: the library in more detail, the protorest command

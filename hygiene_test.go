@@ -155,7 +155,7 @@ func goCommand(args ...string) *exec.Cmd {
 // github.com/protorest/protorest/cmd/protorest@v1.2.3" refuses a module
 // whose go.mod has replace directives, so these require the core by
 // version and are built against this checkout through go.work.
-var publishedModules = []string{"cmd/protorest", "otelprotorest"}
+var publishedModules = []string{"cmd/protorest", "otelprotorest", "validateprotorest"}
 
 func TestPublishedModulesHaveNoReplace(t *testing.T) {
 	t.Parallel()

@@ -56,7 +56,7 @@ validate() { # name, file
   fi
 }
 
-GRPC_PORT=$(free_port) HTTP_PORT=$(free_port)
+GRPC_PORT=${GRPC_PORT:-$(free_port)} HTTP_PORT=${HTTP_PORT:-$(free_port)}
 "$work/protorest" demo -grpc "127.0.0.1:$GRPC_PORT" -http "127.0.0.1:$HTTP_PORT" >"$work/demo.log" 2>&1 &
 pid=$!
 H="http://127.0.0.1:$HTTP_PORT"
@@ -131,6 +131,16 @@ for f in json yaml; do
   fi
 done
 contains "protorest openapi keeps the comments" "$(cat "$work/examples.json")" '"summary": "CreateShelf creates a shelf."'
+# The protovalidate rules of a .proto file, as JSON Schema keywords.
+if "$work/protorest" openapi --import-path validateprotorest/example --proto accounts/v1/accounts.proto \
+  --output "$work/accounts.json" 2>"$work/openapi.log"; then
+  validate "protorest openapi of accounts.proto (protovalidate rules)" "$work/accounts.json"
+  check "protorest openapi writes the rules as keywords" \
+    "$("$py" -c 'import json,sys; u=json.load(open(sys.argv[1]))["components"]["schemas"]["accounts.v1.CreateAccountRequest"]["properties"]["username"]; print(u["pattern"], u["minLength"], u["maxLength"])' "$work/accounts.json")" \
+    "^[a-z][a-z0-9_]*$ 3 20"
+else
+  fail "protorest openapi of accounts.proto"; cat "$work/openapi.log"
+fi
 
 for f in testdata/openapi/*.json testdata/openapi/*.yaml; do
   validate "golden $f" "$f"

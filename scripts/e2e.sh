@@ -112,6 +112,28 @@ while IFS= read -r url; do
 done < <(awk '/^In a browser:$/ { on = 1; next } on && /^  / { print $1; next } on { exit }' "$work/demo.log")
 if [ "$pages" -ge 2 ]; then pass "demo: $pages pages to open"; else fail "demo: only $pages pages to open"; cat "$work/demo.log"; fi
 
+# The requests the demo prints as refused by accounts.v1's protovalidate
+# rules, run as printed: each is answered 400 with a google.rpc.BadRequest
+# naming the fields. A refused account is never created: the service was
+# not called.
+refused=0
+while IFS= read -r line; do
+  case $line in
+  curl\ *) ;;
+  *) fail "demo prints a refusal e2e.sh does not know how to run: $line"; continue ;;
+  esac
+  refused=$((refused + 1))
+  out=$(bash -o pipefail -c "$line" 2>&1 | tr -d '\r')
+  contains "demo's refusal: $line: 400" "$out" "HTTP/1.1 400 Bad Request"
+  contains "demo's refusal: $line: the field violations" "$out" '{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"username",'
+done < <(awk '/^Refused by the rules/ { on = 1; next } on && /^  / { sub(/^  /, ""); print; next } on { exit }' "$work/demo.log")
+if [ "$refused" -ge 2 ]; then pass "demo: $refused printed refusals run"; else fail "demo: only $refused printed refusals run"; cat "$work/demo.log"; fi
+# README's transcript of a refused account.
+out=$(curl -s -X POST -d '{"username":"grace","email":"nope","age":36}' "$H/v1/accounts")
+check "validate: a bad email is refused" "$out" '{"code":3,"message":"invalid request: email: must be a valid email address","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"email","description":"must be a valid email address","reason":"STRING_EMAIL"}]},{"@type":"type.googleapis.com/buf.validate.Violations","violations":[{"field":{"elements":[{"fieldNumber":2,"fieldName":"email","fieldType":"TYPE_STRING"}]},"rule":{"elements":[{"fieldNumber":14,"fieldName":"string","fieldType":"TYPE_MESSAGE"},{"fieldNumber":12,"fieldName":"email","fieldType":"TYPE_BOOL"}]},"ruleId":"string.email","message":"must be a valid email address"}]}]}'
+out=$(curl -s -o /dev/null -w '%{http_code}' "$H/v1/accounts/grace")
+check "validate: the refused account was never created" "$out" 404
+
 out=$(curl -s -X POST -d '{"msg":"hello"}' -i "$H/api/v1/example/upper" | tr -d '\r')
 contains "upper: status" "$out" "HTTP/1.1 200 OK"
 contains "upper: content type" "$out" "Content-Type: application/json"
@@ -182,6 +204,11 @@ out=$(curl -s -o /dev/null -w '%{http_code}' --data-binary '{"msg":"hello"}' -H 
 check "serve: br request body is 415" "$out" 415
 out=$(curl -s -i "localhost:$SERVE_PORT/v1/books/" | tr -d '\r')
 contains "serve: error details from the upstream" "$(printf '%s' "$out" | tail -n1)" '{"code":3,"message":"Name argument is required","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest"'
+out=$(curl -s -w ' %{http_code}' -X POST -d '{"username":"alan","email":"not-an-email","age":7}' "http://localhost:$SERVE_PORT/v1/accounts")
+contains "serve: protovalidate rules checked by default (400)" "$out" ' 400'
+contains "serve: protovalidate rules checked by default (fields)" "$out" '"fieldViolations":[{"field":"email",'
+out=$(curl -s -o /dev/null -w '%{http_code}' "http://localhost:$SERVE_PORT/v1/accounts/alan")
+check "serve: the refused account was never created" "$out" 404
 kill -TERM "$serve_pid"
 if wait "$serve_pid"; then
   pass "serve: exits 0 on SIGTERM"

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest"
+	"github.com/protorest/protorest/validateprotorest"
 )
 
 // check reports the first contradiction or malformed value of the config.
@@ -281,6 +282,12 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())
+	}
+	if c.validate {
+		opts = append(opts, protorest.WithValidation(validateprotorest.New()))
+	} else {
+		// Not checked, still the upstream's contract: documented.
+		opts = append(opts, protorest.WithOpenAPISchemaHook(validateprotorest.New()))
 	}
 	if c.ignoreUnknown {
 		opts = append(opts, protorest.WithDiscardUnknownQueryParameters())

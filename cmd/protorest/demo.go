@@ -29,6 +29,9 @@ import (
 	examplev1 "github.com/protorest/protorest/examples/example/v1"
 	libraryv1 "github.com/protorest/protorest/examples/library/v1"
 	"github.com/protorest/protorest/examples/services"
+	"github.com/protorest/protorest/validateprotorest"
+	validateexample "github.com/protorest/protorest/validateprotorest/example"
+	accountsv1 "github.com/protorest/protorest/validateprotorest/example/accounts/v1"
 )
 
 //go:embed ui
@@ -37,8 +40,11 @@ var uiFiles embed.FS
 const demoUsage = `Usage: protorest demo [--grpc ADDR] [--http ADDR] [--cors-origin ORIGIN]...
 
 Run the example services (example.v1.MySvc, bookstore.v1.BookService,
-library.v1.LibraryService) on a gRPC port, with server reflection and
-health, and serve them as HTTP/JSON on another port, with two custom
+library.v1.LibraryService, and accounts.v1.AccountService, whose requests
+carry protovalidate rules) on a gRPC port, with server reflection and
+health, and serve them as HTTP/JSON on another port, requests checked
+against their rules (a request that breaks one gets 400 and never
+reaches the service), with two custom
 routes: GET /files/{id} and a static page under /ui/, their OpenAPI
 document at /openapi.json and /openapi.yaml, and its documentation page,
 with Try-it, at /docs/.
@@ -77,6 +83,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	examplev1.RegisterMySvcServer(srv, services.NewMySvc())
 	bookstorev1.RegisterBookServiceServer(srv, services.NewBookService())
 	libraryv1.RegisterLibraryServiceServer(srv, services.NewLibrary())
+	accountsv1.RegisterAccountServiceServer(srv, validateexample.NewAccounts())
 	reflection.Register(srv)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
@@ -111,8 +118,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // newDemoGateway is the demo's gateway: the example services in-process
-// (their own instances, not the gRPC port's), the custom routes and the
-// OpenAPI document and the docs page.
+// (their own instances, not the gRPC port's), with their protovalidate
+// rules checked, the custom routes and the OpenAPI document and the docs
+// page.
 func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	comments, err := demoComments()
 	if err != nil {
@@ -121,11 +129,13 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	opts = append([]protorest.Option{
 		protorest.WithSuccessStatus("library.v1.LibraryService/CreateBook", http.StatusCreated),
 		protorest.WithOpenAPIComments(comments...),
+		protorest.WithValidation(validateprotorest.New()),
 	}, opts...)
 	gw := protorest.NewGateway(opts...)
 	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
 	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService())
 	libraryv1.RegisterLibraryServiceServer(gw, services.NewLibrary())
+	accountsv1.RegisterAccountServiceServer(gw, validateexample.NewAccounts())
 	if err := addDemoRoutes(gw); err != nil {
 		return nil, err
 	}
@@ -138,19 +148,21 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 // demoComments compiles the example services' .proto files, embedded,
 // for their comments: the OpenAPI document's summaries and descriptions
 // (the generated Go code the services run keeps none). Their imports,
-// google/api's, resolve to the files linked in.
+// google/api's and buf/validate's, resolve to the files linked in.
 func demoComments() ([]protoreflect.FileDescriptor, error) {
 	compiler := protocompile.Compiler{
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		Resolver: protocompile.WithStandardImports(protocompile.CompositeResolver{
 			&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) { return examples.Protos.Open(path) }},
+			&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) { return validateexample.Protos.Open(path) }},
 			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 				fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
 				return protocompile.SearchResult{Desc: fd}, err
 			}),
 		}),
 	}
-	compiled, err := compiler.Compile(context.Background(), "library/v1/library.proto", "bookstore/v1/bookstore.proto", "example/v1/example.proto")
+	compiled, err := compiler.Compile(context.Background(), "library/v1/library.proto", "bookstore/v1/bookstore.proto", "example/v1/example.proto",
+		"accounts/v1/accounts.proto")
 	if err != nil {
 		return nil, fmt.Errorf("the examples' .proto files: %w", err)
 	}
@@ -208,8 +220,18 @@ var demoCommands = []string{
 	`curl -N -H 'Accept: text/event-stream' '$HTTP/api/v1/example/watch?count=3&intervalMs=300'`,
 	`printf '{"msg":"a"}\n{"msg":"b"}\n' | curl -N -X POST -T - $HTTP/api/v1/example/chat`,
 	`curl $HTTP/files/readme.txt`,
+	`curl -X POST -d '{"username":"ada","email":"ada@example.com","age":36}' $HTTP/v1/accounts`,
 	`curl $HTTP/openapi.json`,
 	`curl $HTTP/openapi.yaml`,
+}
+
+// demoRefusals are requests printDemoHelp suggests that break the
+// accounts' protovalidate rules: each is answered 400 INVALID_ARGUMENT
+// with a google.rpc.BadRequest naming the fields, and never reaches the
+// service. scripts/e2e.sh runs them too.
+var demoRefusals = []string{
+	`curl -i -X POST -d '{"username":"Al","email":"not-an-email","age":7}' $HTTP/v1/accounts`,
+	`curl -i $HTTP/v1/accounts/No`,
 }
 
 // demoPages are the pages printDemoHelp suggests opening in a browser,
@@ -219,12 +241,16 @@ var demoPages = [][2]string{
 	{`$HTTP/ui/`, "a page that consumes the streams (SSE, WebSocket)"},
 }
 
-// printDemoHelp prints the demo's addresses, demoCommands to try and
-// demoPages to open.
+// printDemoHelp prints the demo's addresses, demoCommands to try,
+// demoRefusals and demoPages to open.
 func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
 	fmt.Fprintf(w, "protorest demo\n  gRPC      %s  (reflection and health on)\n  HTTP/JSON %s\n\nTry:\n", grpcAddr, httpAddr)
 	r := strings.NewReplacer("$HTTP", "http://localhost:"+port(httpAddr), "$GRPC_PORT", port(grpcAddr))
 	for _, c := range demoCommands {
+		fmt.Fprintf(w, "  %s\n", r.Replace(c))
+	}
+	fmt.Fprintf(w, "\nRefused by the rules (400, the service is not called):\n")
+	for _, c := range demoRefusals {
 		fmt.Fprintf(w, "  %s\n", r.Replace(c))
 	}
 	fmt.Fprintf(w, "\nIn a browser:\n")

@@ -105,6 +105,7 @@ type serveConfig struct {
 	slashFallback  bool
 	successStatus  []string
 	websocketOrigs []string
+	validate       bool
 
 	// Browsers, compression, proxies.
 	corsOrigins         []string
@@ -260,6 +261,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "route a path that matches nothing as written but holds %2F once more with %2F decoded, as grpc-gateway does, for clients that escape the slashes of path parameters (false: %2F is always data)"},
 		{group: js, name: "success-status", arg: "METHOD=CODE", value: listValue{&c.successStatus}, repeat: true,
 			help: "HTTP status of a method's success, e.g. pkg.v1.Svc/Create=201 (a 2xx; 204 sends no body)"},
+		{group: js, name: "validate", value: boolValue{&c.validate},
+			help: "check each request message against the protovalidate rules (buf.validate) its descriptors carry, before the upstream is called: one that breaks a rule gets 400 with a google.rpc.BadRequest naming the fields. Methods without rules are not checked; a rule that does not compile stops the load (--validate=false to turn it off; the OpenAPI document describes the rules either way)"},
 		{group: js, name: "websocket-origin", arg: "PATTERN", value: listValue{&c.websocketOrigs}, repeat: true, def: "none: the request's own host only",
 			help: `let pages from these origins open WebSockets to streaming methods: a host pattern ("*.example.com") or with a scheme ("https://app.example.com")`},
 
@@ -363,6 +366,7 @@ func newServeConfig() *serveConfig {
 		docsPath:            "/docs/",
 		unescape:            "all-except-slash",
 		slashFallback:       true,
+		validate:            true,
 		upstreamCompression: "none",
 		maxBody:             4 << 20,
 		maxDepth:            100,

@@ -9,8 +9,9 @@ requests that covers every unary operation of it, with successes and
 errors (400, 404, 409), and validates each response, status, headers
 and body, with openapi-core against the operation's responses; the
 requests of the successes are validated against the operation too (what
-the gateway accepts, the document must allow). The cases run in order: a
-shelf is created, filled, read, changed and deleted.
+the gateway accepts, the document must allow), and requests that break
+the accounts' protovalidate rules are invalid against it. The cases run
+in order: a shelf is created, filled, read, changed and deleted.
 
 Prints an "ok   NAME" or "FAIL NAME" line per check; exits 1 when a check
 failed.
@@ -69,6 +70,14 @@ CASES = [
     ("DeleteShelf: not empty", "DELETE", "/v1/shelves/fiction", None, 400),
     ("DeleteShelf", "DELETE", "/v1/{shelf}?force=true", None, 200),
     ("DeleteShelf: gone", "DELETE", "/v1/{shelf}", None, 404),
+    # accounts.v1.AccountService: its requests carry protovalidate rules,
+    # which the gateway checks (400 names the fields)
+    ("CreateAccount", "POST", "/v1/accounts", {"username": "checked", "email": "c@example.com", "age": 30}, 200),
+    ("CreateAccount: exists", "POST", "/v1/accounts", {"username": "checked", "email": "c@example.com", "age": 30}, 409),
+    ("CreateAccount: breaks rules", "POST", "/v1/accounts", {"username": "No", "email": "x", "age": 7}, 400),
+    ("GetAccount", "GET", "/v1/accounts/checked", None, 200),
+    ("GetAccount: not found", "GET", "/v1/accounts/nobody", None, 404),
+    ("GetAccount: breaks the pattern", "GET", "/v1/accounts/No", None, 400),
     # Custom routes: the handler's own responses
     ("files", "GET", "/files/readme.txt", None, 200),
     ("openapi.json", "GET", "/openapi.json", None, 200),
@@ -103,6 +112,7 @@ def main():
     openapi = OpenAPI.from_dict(json.loads(doc))
     spec = json.loads(doc)
     check_the_checker(openapi, base)
+    check_rules(openapi, base)
     covered = set()
     shelf, token = "shelves/none", ""
     for name, method, target, body, want in CASES:
@@ -177,6 +187,35 @@ def check_the_checker(openapi, base):
             fail("the checker rejects %s" % name)
         except Exception:
             ok("the checker rejects %s" % name)
+
+
+def check_rules(openapi, base):
+    """The accounts' protovalidate rules are in the document: openapi-core
+    finds requests that break them invalid (each a rule the gateway
+    refuses with 400), and takes one that keeps them."""
+    valid = {"username": "ada_l", "email": "ada@example.com", "age": 36, "interests": ["maths"]}
+    for name, method, path, body in [
+        ("a username too short (minLength)", "post", "/v1/accounts", dict(valid, username="al")),
+        ("a username against the pattern", "post", "/v1/accounts", dict(valid, username="Ada")),
+        ("an email that is not one (format)", "post", "/v1/accounts", dict(valid, email="not-an-email")),
+        ("an age under 13 (minimum)", "post", "/v1/accounts", dict(valid, age=7)),
+        ("an interest twice (uniqueItems)", "post", "/v1/accounts", dict(valid, interests=["a", "a"])),
+        ("six interests (maxItems)", "post", "/v1/accounts", dict(valid, interests=list("abcdef"))),
+        ("a path username against the pattern", "get", "/v1/accounts/No", None),
+    ]:
+        request = MockRequest(base, method, path, data=json.dumps(body).encode() if body else b"",
+                              content_type="application/json" if body else None)
+        try:
+            openapi.validate_request(request)
+            fail("the document's rules make openapi-core reject %s" % name)
+        except Exception:
+            ok("the document's rules make openapi-core reject %s" % name)
+    request = MockRequest(base, "post", "/v1/accounts", data=json.dumps(valid).encode(), content_type="application/json")
+    try:
+        openapi.validate_request(request)
+        ok("openapi-core takes an account that keeps the rules")
+    except Exception as e:
+        fail("openapi-core takes an account that keeps the rules", "%s: %s" % (type(e).__name__, cause(e)))
 
 
 def cause(e):

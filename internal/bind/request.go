@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/codec"
@@ -27,6 +28,10 @@ type Request struct {
 	// (see ResolveField), the first one.
 	Refusal error
 
+	// Check, when not nil, checks every request message Decode fills
+	// (Validate); the plan sets it from the gateway's Validator.
+	Check func(proto.Message) error
+
 	// Mask is the field the PATCH field-mask derivation sets, or nil;
 	// maskDeriver reads the body's keys for it.
 	Mask        protoreflect.FieldDescriptor
@@ -39,7 +44,8 @@ type Request struct {
 // A PathVar is a path variable of the template and the field it sets.
 type PathVar struct {
 	Field *Field
-	Multi bool // covers several segments, or "**": decoded per the unescape mode
+	Name  string // the variable's field path as the template writes it
+	Multi bool   // covers several segments, or "**": decoded per the unescape mode
 }
 
 // BodyKind is what a rule's body binds.
@@ -77,7 +83,7 @@ func NewRequest(input protoreflect.MessageDescriptor, httpMethod string, tmpl *h
 		if err != nil {
 			return nil, fmt.Errorf("path variable {%s}: %w", strings.Join(v.FieldPath, "."), err)
 		}
-		p.Vars = append(p.Vars, PathVar{Field: f, Multi: tmpl.MultiSegment(v)})
+		p.Vars = append(p.Vars, PathVar{Field: f, Name: strings.Join(v.FieldPath, "."), Multi: tmpl.MultiSegment(v)})
 		bound = append(bound, f)
 		if why := f.Refused(); why != "" && p.Refusal == nil {
 			p.Refusal = invalidArgument(why)

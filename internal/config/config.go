@@ -23,6 +23,7 @@ import (
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/render"
+	"github.com/protorest/protorest/internal/validation"
 )
 
 // Config is a gateway's settings, grouped by feature.
@@ -41,7 +42,8 @@ type Config struct {
 	CORS             *cors.Policy // nil: no CORS
 	Compression      *Compression // nil: responses not compressed
 	Health           []Health
-	OpenAPI          openapi.Options // its JSON is the gateway's, set when derived
+	OpenAPI          openapi.Options      // its JSON is the gateway's, set when derived
+	Validation       validation.Validator // nil: requests are not checked
 
 	// Errs are the options' mistakes (a bad value), reported at the
 	// gateway's first use.

@@ -48,12 +48,14 @@ var googleapis = sync.OnceValue(func() map[string]*descriptorpb.FileDescriptorPr
 })
 
 // linkedFile returns the descriptor linked into the program of a
-// well-known file (google/protobuf/…) or a googleapis one (google/api/…,
-// google/rpc/…, google/type/…), or nil. Other files linked in (a
-// program's own) are never taken for a missing import.
+// well-known file (google/protobuf/…), a googleapis one (google/api/…,
+// google/rpc/…, google/type/…) or protovalidate's (buf/validate/…, linked
+// into a program that validates: cmd/protorest), or nil. Other files
+// linked in (a program's own) are never taken for a missing import.
 func linkedFile(path string) protoreflect.FileDescriptor {
 	if !strings.HasPrefix(path, "google/protobuf/") && !strings.HasPrefix(path, "google/api/") &&
-		!strings.HasPrefix(path, "google/rpc/") && !strings.HasPrefix(path, "google/type/") {
+		!strings.HasPrefix(path, "google/rpc/") && !strings.HasPrefix(path, "google/type/") &&
+		!strings.HasPrefix(path, "buf/validate/") {
 		return nil
 	}
 	fd, err := protoregistry.GlobalFiles.FindFileByPath(path)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -91,7 +92,9 @@ func (s *BodySource) Next(msg proto.Message) error {
 	s.x.Input.Body = frame
 	if err := s.x.decodeInput(msg); err != nil {
 		if st, ok := status.FromError(err); ok && st.Code() == codes.InvalidArgument {
-			err = status.Errorf(codes.InvalidArgument, "message %d of the request stream: %s", s.n, st.Message())
+			sp := st.Proto() // a copy: its details (a BadRequest) stay
+			sp.Message = "message " + strconv.Itoa(s.n) + " of the request stream: " + sp.Message
+			err = status.FromProto(sp).Err()
 		}
 		return s.ended(err)
 	}

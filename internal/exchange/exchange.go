@@ -174,10 +174,17 @@ func (x *Exchange) decode(v any) error {
 	return x.decodeInput(msg)
 }
 
-// decodeInput fills msg from x.Input, by the binding's request plan.
+// decodeInput fills msg from x.Input, by the binding's request plan, and
+// checks it when the plan has a check (a method with validation rules).
 func (x *Exchange) decodeInput(msg proto.Message) error {
-	if err := x.Binding.Request.Decode(msg, &x.Input); err != nil {
+	p := x.Binding.Request
+	if err := p.Decode(msg, &x.Input); err != nil {
 		return err
+	}
+	if p.Check != nil {
+		if err := p.Validate(msg, &x.Input); err != nil {
+			return err
+		}
 	}
 	x.Received++
 	return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/openapi"
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
@@ -34,6 +35,9 @@ func New(cfg *config.Config) *Gateway {
 	g.json = newJSON(cfg, types)
 	cfg.Binding.JSON = g.json
 	cfg.OpenAPI.JSON = g.json.MarshalOptions
+	if h, ok := cfg.Validation.(openapi.SchemaHook); ok && cfg.OpenAPI.Schemas == nil {
+		cfg.OpenAPI.Schemas = h // the rules checked are documented
+	}
 	g.deriveEnv(types)
 	cc := cfg.Limits.Concurrency
 	g.classes = classlimit.New(classlimit.Caps{classlimit.Unary: cc.Unary, classlimit.ServerStream: cc.ServerStreams,

@@ -55,6 +55,9 @@ type Options struct {
 	// (EmitUnpopulated), which decides whether a required field is
 	// always in a response.
 	JSON protojson.MarshalOptions
+	// Schemas, when not nil, adds to the schemas of fields and messages
+	// what the rules their descriptors carry ask (see SchemaHook).
+	Schemas SchemaHook
 }
 
 // A Route is one route of the gateway.

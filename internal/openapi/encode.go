@@ -168,16 +168,28 @@ func (e *encoder) schema(b []byte, s *Schema) []byte {
 	b = omitString(b, `,"format":`, s.Format)
 	b = omitString(b, `,"description":`, s.Description)
 	b = omitList(e, b, `,"enum":`, s.Enum, (*encoder).enumValue)
+	if s.Const != nil {
+		b = e.enumValue(append(b, `,"const":`...), s.Const)
+	}
 	b = omitString(b, `,"pattern":`, s.Pattern)
 	b = omitString(b, `,"contentEncoding":`, s.ContentEncoding)
-	b = omitInt(b, `,"minimum":`, s.Minimum)
-	b = omitInt(b, `,"maximum":`, s.Maximum)
+	b = omitUint(b, `,"minLength":`, s.MinLength)
+	b = omitUint(b, `,"maxLength":`, s.MaxLength)
+	b = omitNumber(b, `,"minimum":`, s.Minimum)
+	b = omitNumber(b, `,"exclusiveMinimum":`, s.ExclusiveMinimum)
+	b = omitNumber(b, `,"maximum":`, s.Maximum)
+	b = omitNumber(b, `,"exclusiveMaximum":`, s.ExclusiveMaximum)
 	b = omitObject(e, b, `,"properties":`, s.Properties, (*encoder).properties)
 	b = omitList(e, b, `,"required":`, s.Required, (*encoder).string)
+	b = omitUint(b, `,"minProperties":`, s.MinProperties)
+	b = omitUint(b, `,"maxProperties":`, s.MaxProperties)
 	b = omitObject(e, b, `,"additionalProperties":`, s.AdditionalProperties, (*encoder).schema)
 	b = omitObject(e, b, `,"propertyNames":`, s.PropertyNames, (*encoder).schema)
 	b = omitMap(e, b, `,"dependentSchemas":`, s.DependentSchemas, (*encoder).schema)
 	b = omitObject(e, b, `,"items":`, s.Items, (*encoder).schema)
+	b = omitUint(b, `,"minItems":`, s.MinItems)
+	b = omitUint(b, `,"maxItems":`, s.MaxItems)
+	b = omitTrue(b, `,"uniqueItems":`, s.UniqueItems)
 	b = omitList(e, b, `,"allOf":`, s.AllOf, (*encoder).schema)
 	b = omitList(e, b, `,"anyOf":`, s.AnyOf, (*encoder).schema)
 	b = omitObject(e, b, `,"not":`, s.Not, (*encoder).schema)
@@ -187,6 +199,18 @@ func (e *encoder) schema(b []byte, s *Schema) []byte {
 	b = omitMap(e, b, `,"x-oneof":`, s.Oneofs, func(e *encoder, b []byte, members []string) []byte {
 		return appendList(e, b, members, (*encoder).string)
 	})
+	b = omitList(e, b, `,"x-buf-validate":`, s.Rules, (*encoder).rule)
+	return endObject(b, start)
+}
+
+func (e *encoder) rule(b []byte, r SchemaRule) []byte {
+	start := len(b)
+	b = omitString(b, `,"id":`, r.ID)
+	b = omitString(b, `,"message":`, r.Message)
+	b = omitString(b, `,"expression":`, r.Expression)
+	if r.Value != nil {
+		b = e.enumValue(append(b, `,"value":`...), r.Value)
+	}
 	return endObject(b, start)
 }
 

@@ -133,7 +133,13 @@ func fillRandom(r *rand.Rand, v reflect.Value, depth int) {
 	absent := func() bool { return r.IntN(8) < min(depth, 7) || r.IntN(5) == 0 }
 	switch v.Kind() {
 	case reflect.String:
+		if v.Type() == reflect.TypeFor[json.Number]() { // a number's JSON, or "" (omitted)
+			v.SetString([]string{"", "0", "-3", "1.5", "4294967295", "1e-3"}[r.IntN(6)])
+			return
+		}
 		v.SetString(randomString(r))
+	case reflect.Uint64:
+		v.SetUint([]uint64{0, 1, 3, 1<<64 - 1}[r.IntN(4)])
 	case reflect.Bool:
 		v.SetBool(r.IntN(2) == 0)
 	case reflect.Int64:

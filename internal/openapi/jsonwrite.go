@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,12 +53,21 @@ func omitTrue(b []byte, key string, v bool) []byte {
 	return append(b, "true"...)
 }
 
-// omitInt appends the member key: *v unless v is nil (omitempty).
-func omitInt(b []byte, key string, v *int64) []byte {
+// omitUint appends the member key: *v unless v is nil (omitempty).
+func omitUint(b []byte, key string, v *uint64) []byte {
 	if v == nil {
 		return b
 	}
-	return strconv.AppendInt(append(b, key...), *v, 10)
+	return strconv.AppendUint(append(b, key...), *v, 10)
+}
+
+// omitNumber appends the member key: the number v unless it is ""
+// (omitempty); v is a JSON number, as encoding/json requires.
+func omitNumber(b []byte, key string, v json.Number) []byte {
+	if v == "" {
+		return b
+	}
+	return append(append(b, key...), v...)
 }
 
 // appendString appends s as a JSON string: the quote, the backslash and

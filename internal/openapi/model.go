@@ -136,16 +136,26 @@ type Schema struct {
 	Format               string              `json:"format,omitempty"`
 	Description          string              `json:"description,omitempty"`
 	Enum                 []any               `json:"enum,omitempty"`
+	Const                any                 `json:"const,omitempty"`
 	Pattern              string              `json:"pattern,omitempty"`
 	ContentEncoding      string              `json:"contentEncoding,omitempty"`
-	Minimum              *int64              `json:"minimum,omitempty"`
-	Maximum              *int64              `json:"maximum,omitempty"`
+	MinLength            *uint64             `json:"minLength,omitempty"`
+	MaxLength            *uint64             `json:"maxLength,omitempty"`
+	Minimum              json.Number         `json:"minimum,omitempty"`
+	ExclusiveMinimum     json.Number         `json:"exclusiveMinimum,omitempty"`
+	Maximum              json.Number         `json:"maximum,omitempty"`
+	ExclusiveMaximum     json.Number         `json:"exclusiveMaximum,omitempty"`
 	Properties           *Properties         `json:"properties,omitempty"`
 	Required             []string            `json:"required,omitempty"`
+	MinProperties        *uint64             `json:"minProperties,omitempty"`
+	MaxProperties        *uint64             `json:"maxProperties,omitempty"`
 	AdditionalProperties *Schema             `json:"additionalProperties,omitempty"`
 	PropertyNames        *Schema             `json:"propertyNames,omitempty"`
 	DependentSchemas     map[string]*Schema  `json:"dependentSchemas,omitempty"`
 	Items                *Schema             `json:"items,omitempty"`
+	MinItems             *uint64             `json:"minItems,omitempty"`
+	MaxItems             *uint64             `json:"maxItems,omitempty"`
+	UniqueItems          bool                `json:"uniqueItems,omitempty"`
 	AllOf                []*Schema           `json:"allOf,omitempty"`
 	AnyOf                []*Schema           `json:"anyOf,omitempty"`
 	Not                  *Schema             `json:"not,omitempty"`
@@ -153,6 +163,19 @@ type Schema struct {
 	WriteOnly            bool                `json:"writeOnly,omitempty"`
 	Deprecated           bool                `json:"deprecated,omitempty"`
 	Oneofs               map[string][]string `json:"x-oneof,omitempty"`
+	// Rules are the rules of a field or a message that no keyword says
+	// (see Constraints), under protovalidate's name, the rule language a
+	// SchemaHook speaks.
+	Rules []SchemaRule `json:"x-buf-validate,omitempty"`
+}
+
+// A SchemaRule is a rule no JSON Schema keyword says: a CEL expression with its
+// message, or a standard rule by its id with its value.
+type SchemaRule struct {
+	ID         string `json:"id,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Expression string `json:"expression,omitempty"`
+	Value      any    `json:"value,omitempty"`
 }
 
 // Properties are a schema's properties in declaration order.

@@ -67,14 +67,14 @@ func (b *builder) operation(op *Operation, r *Route, p *openPath) {
 			break
 		}
 	}
-	op.Responses = b.responses(rule.Response, md.IsStreamingServer())
+	op.Responses = b.responses(rule.Response, md.IsStreamingServer(), rule.Request.Check != nil)
 }
 
 // responses returns the responses of a rule whose response plan is resp:
-// its success, and the error response. Rules that answer alike share
-// them.
-func (b *builder) responses(resp *render.Response, serverStream bool) map[string]*Response {
-	key := responsesKey{output: resp.Output.FullName(), status: resp.Status, serverStream: serverStream}
+// its success, the error response, and when its requests are checked
+// against rules, a 400 that says so. Rules that answer alike share them.
+func (b *builder) responses(resp *render.Response, serverStream, checked bool) map[string]*Response {
+	key := responsesKey{output: resp.Output.FullName(), status: resp.Status, serverStream: serverStream, checked: checked}
 	if f := resp.Body(); f != nil {
 		key.body = f.FullName()
 	}
@@ -93,6 +93,9 @@ func (b *builder) responses(resp *render.Response, serverStream bool) map[string
 		b.errorRef = &Response{Ref: "#/components/responses/" + errorResponse}
 	}
 	rs := map[string]*Response{strconv.Itoa(resp.Status): ok, "default": b.errorRef}
+	if checked {
+		rs["400"] = &Response{Ref: b.errorRef.Ref, Description: checkedDetail}
+	}
 	b.responseSets[key] = rs
 	return rs
 }
@@ -113,7 +116,12 @@ type responsesKey struct {
 	output, body protoreflect.FullName // the output message; its response_body field, or ""
 	status       int
 	serverStream bool
+	checked      bool // requests are checked against rules (WithValidation)
 }
+
+// checkedDetail describes the 400 of a rule whose requests are checked
+// against rules.
+const checkedDetail = "The request breaks a rule of its message (INVALID_ARGUMENT): a google.rpc.BadRequest names each field. The method is not called."
 
 // requestBody returns the body of a rule, or nil when it has none: the
 // request message less the fields the path sets (body "*"), or the body

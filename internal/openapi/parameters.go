@@ -31,7 +31,7 @@ func (b *builder) appendPathParameters(params []*Parameter, p *openPath, vars []
 			fd := path[len(path)-1]
 			desc = b.comment(fd).text()
 			if list = fd.IsList(); !list { // a list is its values, comma-separated: a string
-				param.Schema = b.valueSchema(fd)
+				param.Schema = b.constrainField(b.valueSchema(fd), fd)
 			}
 		}
 		if pp.field != "" && pp.name != pp.field && !pp.segment {
@@ -117,7 +117,7 @@ func (b *builder) queryValueSchema(fd protoreflect.FieldDescriptor) *Schema {
 			return emptyQuerySchema
 		}
 	}
-	return b.valueSchema(fd)
+	return b.constrainField(b.valueSchema(fd), fd)
 }
 
 // refusedNote is the note of a route whose requests all get 400, and

@@ -42,6 +42,8 @@ type builder struct {
 	errorRef        *Response                             // the rules' error response, once one refers to it
 	customResponses map[string]*Response                  // the custom routes' responses
 
+	constraints map[protoreflect.FieldDescriptor]*Constraints // see fieldConstraints
+
 	// The model's most numerous objects, taken from slabs (see slab).
 	parameters slab[Parameter]
 	schemaSlab slab[Schema]
@@ -109,10 +111,11 @@ func (b *builder) fillMessage(s *Schema, md protoreflect.MessageDescriptor) {
 		fd := fields.Get(i)
 		name := b.fieldName(fd)
 		s.Properties.Add(name, b.fieldSchema(fd))
-		if fd.Cardinality() == protoreflect.Required || (b.opts.JSON.EmitUnpopulated && slices.Contains(behaviors(fd), annotations.FieldBehavior_REQUIRED)) {
+		if fd.Cardinality() == protoreflect.Required || (b.opts.JSON.EmitUnpopulated && b.required(fd)) {
 			s.Required = append(s.Required, name)
 		}
 	}
+	b.constrainMessage(s, md)
 	oneofs := md.Oneofs()
 	for i := range oneofs.Len() {
 		od := oneofs.Get(i)
@@ -149,6 +152,12 @@ func (b *builder) fillMessage(s *Schema, md protoreflect.MessageDescriptor) {
 	}
 }
 
+// required reports whether fd is required by its field_behavior or its
+// rules (besides proto2's required).
+func (b *builder) required(fd protoreflect.FieldDescriptor) bool {
+	return slices.Contains(behaviors(fd), annotations.FieldBehavior_REQUIRED) || b.requiredByRule(fd)
+}
+
 // fieldName is the JSON name the gateway writes for fd.
 func (b *builder) fieldName(fd protoreflect.FieldDescriptor) string {
 	if b.opts.JSON.UseProtoNames {
@@ -164,6 +173,9 @@ func (b *builder) fieldName(fd protoreflect.FieldDescriptor) string {
 func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 	s := b.valueSchema(fd)
 	own := fd.IsList() || fd.IsMap() // valueSchema made s for fd; else s may be shared
+	if c := b.constrainField(s, fd); c != s {
+		s, own = c, true
+	}
 	if fd.Message() != nil && !fd.IsList() && !fd.IsMap() && s.Type != "null" && !isAnything(s) {
 		s = b.schema(Schema{AnyOf: []*Schema{s, nullSchema}})
 		own = true
@@ -178,7 +190,7 @@ func (b *builder) fieldSchema(fd protoreflect.FieldDescriptor) *Schema {
 		{slices.Contains(fb, annotations.FieldBehavior_IDENTIFIER), "Identifier: the resource's name."},
 		// Without EmitUnpopulated a response leaves out a required field
 		// that has its default value: required is a note, not a keyword.
-		{slices.Contains(fb, annotations.FieldBehavior_REQUIRED) && !b.opts.JSON.EmitUnpopulated, "Required."},
+		{b.required(fd) && !b.opts.JSON.EmitUnpopulated, "Required."},
 	} {
 		if !note.on {
 			continue
@@ -256,8 +268,8 @@ var (
 		protoreflect.Int32Kind:    {Type: "integer", Format: "int32"},
 		protoreflect.Sint32Kind:   {Type: "integer", Format: "int32"},
 		protoreflect.Sfixed32Kind: {Type: "integer", Format: "int32"},
-		protoreflect.Uint32Kind:   {Type: "integer", Format: "int64", Minimum: ptr[int64](0), Maximum: ptr[int64](4294967295)},
-		protoreflect.Fixed32Kind:  {Type: "integer", Format: "int64", Minimum: ptr[int64](0), Maximum: ptr[int64](4294967295)},
+		protoreflect.Uint32Kind:   {Type: "integer", Format: "int64", Minimum: "0", Maximum: "4294967295"},
+		protoreflect.Fixed32Kind:  {Type: "integer", Format: "int64", Minimum: "0", Maximum: "4294967295"},
 		protoreflect.Int64Kind:    {Type: "string", Format: "int64"},
 		protoreflect.Sint64Kind:   {Type: "string", Format: "int64"},
 		protoreflect.Sfixed64Kind: {Type: "string", Format: "int64"},

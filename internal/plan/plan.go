@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protorest/protorest/internal/bind"
@@ -65,6 +66,10 @@ func Method(cfg *config.Config, md protoreflect.MethodDescriptor, c Caller) (Ent
 			Body:    "*",
 		}
 	}
+	check, err := methodCheck(cfg, md)
+	if err != nil {
+		return nil, err
+	}
 	rules := append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...)
 	entries := make(Entries, 0, len(rules))
 	for i, r := range rules {
@@ -74,7 +79,7 @@ func Method(cfg *config.Config, md protoreflect.MethodDescriptor, c Caller) (Ent
 		if i == 0 && noPattern(r) {
 			continue // grpc-gateway routes its additional bindings only
 		}
-		e, err := binding(cfg, md, r, i, c)
+		e, err := binding(cfg, md, r, i, c, check)
 		if err != nil {
 			return nil, ruleError(md, r, err)
 		}
@@ -101,7 +106,7 @@ func noPattern(r *annotations.HttpRule) bool {
 
 // binding plans one rule of md (index 0 for the rule itself, i for its
 // i-th additional binding).
-func binding(cfg *config.Config, md protoreflect.MethodDescriptor, r *annotations.HttpRule, index int, c Caller) (*route.Entry[*exchange.Endpoint], error) {
+func binding(cfg *config.Config, md protoreflect.MethodDescriptor, r *annotations.HttpRule, index int, c Caller, check func(proto.Message) error) (*route.Entry[*exchange.Endpoint], error) {
 	method, path := httprule.Pattern(r)
 	if method == "" {
 		return nil, errors.New("the rule has no pattern")
@@ -117,6 +122,7 @@ func binding(cfg *config.Config, md protoreflect.MethodDescriptor, r *annotation
 	if err != nil {
 		return nil, err
 	}
+	req.Check = check
 	// response_body may name a nested field, and "*" is the whole
 	// response, as grpc-gateway serves them (http.proto: a top-level
 	// field).
@@ -154,4 +160,18 @@ func binding(cfg *config.Config, md protoreflect.MethodDescriptor, r *annotation
 func ruleError(md protoreflect.MethodDescriptor, r *annotations.HttpRule, err error) error {
 	method, path := httprule.Pattern(r)
 	return fmt.Errorf("protorest: %s: %s: %s %q: %w", md.ParentFile().Path(), md.FullName(), strings.ToLower(method), path, err)
+}
+
+// methodCheck is the check of md's request messages that cfg's Validator
+// gives, compiled once for all of md's rules: nil without a Validator or
+// without rules. Its error names the file and the method.
+func methodCheck(cfg *config.Config, md protoreflect.MethodDescriptor) (func(proto.Message) error, error) {
+	if cfg.Validation == nil {
+		return nil, nil
+	}
+	check, err := cfg.Validation.ForMethod(md)
+	if err != nil {
+		return nil, fmt.Errorf("protorest: %s: %s: validation rules: %w", md.ParentFile().Path(), md.FullName(), err)
+	}
+	return check, nil
 }

@@ -25,9 +25,10 @@ type WirePlan struct {
 // requests must be decoded: a body other than "*" (the bytes are a
 // field's, not the request's) or into a google.api.HttpBody (the bytes
 // are its data); a path variable that appending cannot set (see
-// appendable). scans compiles the types.
+// appendable); a request that is checked (p.Check: the message must be
+// built). scans compiles the types.
 func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
-	if p.Body.Kind != bind.BodyAll || p.Body.Raw != nil {
+	if p.Body.Kind != bind.BodyAll || p.Body.Raw != nil || p.Check != nil {
 		return nil
 	}
 	for _, pv := range p.Vars {

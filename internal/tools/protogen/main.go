@@ -33,6 +33,8 @@ var defaultFiles = []string{
 	"examples/library/v1/library.proto",
 	"internal/testpb/conf/v1/conf.proto",
 	"internal/jsonenc/internal/kindspb/kinds.proto",
+	"validateprotorest/internal/rulespb/v1/rules.proto",
+	"validateprotorest/example/accounts/v1/accounts.proto",
 }
 
 func main() {

@@ -24,9 +24,12 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	// These register the descriptors of google/api/*.proto and
-	// google/rpc/*.proto in protoregistry.GlobalFiles; imports of those files
-	// resolve to them, so no googleapis .proto source is needed.
+	// These register the descriptors of google/api/*.proto,
+	// google/rpc/*.proto and buf/validate/validate.proto (protovalidate's
+	// rules, from the Go module the Buf Schema Registry generates) in
+	// protoregistry.GlobalFiles; imports of those files resolve to them, so
+	// no googleapis or protovalidate .proto source is needed.
+	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	_ "google.golang.org/genproto/googleapis/api/httpbody"
 	_ "google.golang.org/genproto/googleapis/rpc/code"
@@ -52,8 +55,9 @@ func (p Plugin) parameter() string {
 }
 
 // registryPrefixes are the import paths resolved from the descriptors that
-// the genproto packages register, rather than from source under the root.
-var registryPrefixes = []string{"google/api/", "google/rpc/"}
+// the genproto and protovalidate packages register, rather than from
+// source under the root.
+var registryPrefixes = []string{"google/api/", "google/rpc/", "buf/validate/"}
 
 // Generate compiles files (paths relative to root) and runs the plugins on
 // them. It returns the generated files by their path relative to the output
