@@ -89,7 +89,8 @@ type Response struct {
 	SuccessStatus map[string]int // by "/pkg.Service/Method"
 	Hooks         []render.Hook
 	MaxBytes      int
-	MaxBuffered   int64 // all large responses held at once
+	MaxBuffered   int64 // all responses held at once
+	PerConn       int64 // what one client connection's responses may hold of it
 	BufferedWait  time.Duration
 	WriteTimeout  time.Duration
 }
@@ -127,12 +128,10 @@ const (
 	DefaultMaxTimeout       = 5 * time.Minute
 
 	DefaultMaxResponseBytes     = 4 << 20
-	DefaultMaxBufferedResponses = 256 << 20
+	DefaultMaxBufferedResponses = 128 << 20
+	DefaultBufferedPerConn      = 512 << 10
 	DefaultBufferedResponseWait = time.Second
 	DefaultResponseWriteTimeout = time.Minute
-	// FreeResponseBytes is the size up to which a response is not counted
-	// against MaxBuffered.
-	FreeResponseBytes = 64 << 10
 )
 
 // Default returns the settings of a gateway without options.
@@ -164,6 +163,7 @@ func Default() Config {
 		Response: Response{
 			MaxBytes:     DefaultMaxResponseBytes,
 			MaxBuffered:  DefaultMaxBuffered(),
+			PerConn:      DefaultBufferedPerConn,
 			BufferedWait: DefaultBufferedResponseWait,
 			WriteTimeout: DefaultResponseWriteTimeout,
 		},
