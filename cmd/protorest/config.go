@@ -214,16 +214,16 @@ func headerListMatches(names []string, key string) bool {
 }
 
 // maxUpstreamMessageSize is the receive limit of the upstream connection:
-// the flag, or 64 MiB, raised to the body and response limits (no limit:
-// as large as gRPC allows).
+// the flag, or else what a response may be (--max-response-bytes; with no
+// limit, as large as gRPC allows).
 func (c *serveConfig) maxUpstreamMessageSize() int {
 	switch {
 	case c.maxUpstreamMessage > 0:
 		return int(min(c.maxUpstreamMessage, math.MaxInt32))
-	case c.maxBody <= 0 || c.maxResponseBytes <= 0:
+	case c.maxResponseBytes <= 0:
 		return math.MaxInt32
 	}
-	return int(min(max(c.maxBody, c.maxResponseBytes, defaultMaxUpstreamMessage), math.MaxInt32))
+	return int(min(c.maxResponseBytes, math.MaxInt32))
 }
 
 // upstreamCallOptions are the options of every call to the upstream: the
@@ -242,13 +242,15 @@ func (c *serveConfig) upstreamCallOptions() []grpc.CallOption {
 // the header list before the gateway sees it.
 const upstreamHeaderSlack = 16 << 10
 
-// upstreamDialOptions are the options of the upstream connection the
-// flags ask for: the most header bytes it takes.
+// upstreamDialOptions are the options of the upstream connection: the
+// gateway's receive windows (protorest.BackendDialOptions), and the most
+// header bytes it takes, as the flags ask.
 func (c *serveConfig) upstreamDialOptions() []grpc.DialOption {
+	opts := protorest.BackendDialOptions()
 	if c.maxUpstreamHeader <= 0 {
-		return nil
+		return opts
 	}
-	return []grpc.DialOption{grpc.WithMaxHeaderListSize(uint32(min(c.maxUpstreamHeader+upstreamHeaderSlack, math.MaxUint32)))}
+	return append(opts, grpc.WithMaxHeaderListSize(uint32(min(c.maxUpstreamHeader+upstreamHeaderSlack, math.MaxUint32))))
 }
 
 // gatewayOptions are the library options the flags ask for.

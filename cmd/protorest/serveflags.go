@@ -41,10 +41,6 @@ Examples:
       --tls-cert cert.pem --tls-key key.pem
 `
 
-// defaultMaxUpstreamMessage is the default limit on a message received
-// from the upstream: the same-port gRPC proxy's limit.
-const defaultMaxUpstreamMessage = 64 << 20
-
 // serveConfig is the parsed command line of serve.
 type serveConfig struct {
 	// Upstream and descriptors.
@@ -190,8 +186,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
-		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
-			help: "largest message accepted from the upstream, by the same-port gRPC proxy and REST calls alike (grpc-go's 4MiB default would refuse a proxied reply of 5MiB). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
+		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "--max-response-bytes",
+			help: "largest message accepted from the upstream by REST calls, reflection and health checks (not the same-port gRPC proxy's): a longer one is refused from its length, before it is read. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes, which also holds a response once encoded"},
 
 		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
