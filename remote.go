@@ -135,6 +135,11 @@ func WithMaxBackendHeaderBytes(n int) RemoteOption {
 // has grpc-go's message in its text, for the log. An UNAVAILABLE the
 // backend sends itself is passed on as it is.
 //
+// One grpc.ClientConn carries every call on one HTTP/2 connection, whose
+// backend allows a limited number of streams (often 100): past it a call
+// waits for another to end. NewBackendPool dials several connections, and
+// WithConcurrencyLimits keeps long streams from taking them all.
+//
 // With WithPending, a backend whose descriptors cannot be loaded yet (it
 // is down, or starting) stays registered: RegisterRemote returns an error
 // that wraps ErrNotLoaded, requests that no route matches get 503

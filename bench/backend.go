@@ -26,6 +26,7 @@ const (
 type backend struct {
 	server *grpc.Server
 	Conn   *grpc.ClientConn
+	Addr   string // host:port, for TCP
 	dir    string // the socket's directory, for Unix
 }
 
@@ -40,7 +41,8 @@ func startBackend(lib libraryv1.LibraryServer, network Network) (*backend, error
 	case TCP:
 		ln, err = net.Listen("tcp", "127.0.0.1:0")
 		if err == nil {
-			target = "passthrough:///" + ln.Addr().String()
+			b.Addr = ln.Addr().String()
+			target = "passthrough:///" + b.Addr
 		}
 	case Unix:
 		// Under os.TempDir, not a test's directory: a socket's path must

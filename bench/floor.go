@@ -1,16 +1,20 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	libraryv1 "github.com/protorest/protorest/bench/proto/bench/library/v1"
 )
@@ -26,11 +30,13 @@ func NewFloorHandler(lib libraryv1.LibraryServer) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/shelves/{shelf}/books/{book}", f.getBook)
 	mux.HandleFunc("GET /v1/shelves/{shelf}/books", f.listBooks)
+	mux.HandleFunc("GET /v1/shelves/{shelf}/books:search", f.searchBooks)
 	mux.HandleFunc("POST /v1/shelves/{shelf}/books", f.createBook)
 	mux.HandleFunc("PATCH /v1/shelves/{shelf}/books/{book}", f.updateBook)
 	mux.HandleFunc("DELETE /v1/shelves/{shelf}/books/{book}", f.deleteBook)
 	mux.HandleFunc("POST /v1/echo", f.echo)
 	mux.HandleFunc("GET /v1/items", f.listItems)
+	mux.HandleFunc("GET /v1/items:stream", f.streamItems)
 	return mux
 }
 
@@ -62,6 +68,38 @@ func (f *floor) listBooks(w http.ResponseWriter, r *http.Request) {
 		req.PageSize = int32(n)
 	}
 	res, err := f.lib.ListBooks(r.Context(), req)
+	if err != nil {
+		writeFloorError(w, err)
+		return
+	}
+	writeFloorJSON(w, listBooksToJSON(res))
+}
+
+func (f *floor) searchBooks(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	req := &libraryv1.SearchBooksRequest{Parent: shelfName(r), Author: q.Get("author"), Topics: q["topics"]}
+	for _, p := range []struct {
+		name string
+		dst  *int32
+	}{{"min_pages", &req.MinPages}, {"page_size", &req.PageSize}} {
+		if s := q.Get(p.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				writeFloorError(w, status.Errorf(codes.InvalidArgument, "%s: %v", p.name, err))
+				return
+			}
+			*p.dst = int32(n)
+		}
+	}
+	if s := q.Get("published_after"); s != "" {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			writeFloorError(w, status.Errorf(codes.InvalidArgument, "published_after: %v", err))
+			return
+		}
+		req.PublishedAfter = timestamppb.New(t)
+	}
+	res, err := f.lib.SearchBooks(r.Context(), req)
 	if err != nil {
 		writeFloorError(w, err)
 		return
@@ -170,6 +208,63 @@ func (f *floor) listItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeFloorJSON(w, listItemsToJSON(res))
+}
+
+// streamItems writes each item as the gateways write a stream's
+// messages: a line of {"result": message}, flushed.
+func (f *floor) streamItems(w http.ResponseWriter, r *http.Request) {
+	req := &libraryv1.ListItemsRequest{}
+	if s := r.URL.Query().Get("n"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 32)
+		if err != nil {
+			writeFloorError(w, status.Errorf(codes.InvalidArgument, "n: %v", err))
+			return
+		}
+		req.N = int32(n)
+	}
+	stream := &floorItemStream{w: w, ctx: r.Context()}
+	if err := f.lib.StreamItems(req, stream); err != nil {
+		if !stream.started {
+			writeFloorError(w, err)
+			return
+		}
+		b, _ := json.Marshal(struct {
+			Error statusJSON `json:"error"`
+		}{statusJSON{Code: int32(status.Code(err)), Message: status.Convert(err).Message(), Details: []any{}}})
+		w.Write(append(b, '\n'))
+		return
+	}
+	if !stream.started {
+		w.Header().Set("Content-Type", "application/json")
+	}
+}
+
+// floorItemStream is the server side of StreamItems for the floor: each
+// message a line of JSON.
+type floorItemStream struct {
+	grpc.ServerStream // nil: only Send and Context are called
+	w                 http.ResponseWriter
+	ctx               context.Context
+	started           bool
+}
+
+func (s *floorItemStream) Context() context.Context { return s.ctx }
+
+func (s *floorItemStream) Send(it *libraryv1.Item) error {
+	b, err := json.Marshal(struct {
+		Result itemJSON `json:"result"`
+	}{itemToJSON(it)})
+	if err != nil {
+		return err
+	}
+	if !s.started {
+		s.w.Header().Set("Content-Type", "application/json")
+		s.started = true
+	}
+	if _, err := s.w.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return http.NewResponseController(s.w).Flush()
 }
 
 // readFloorBody reads the request body into v and returns it.

@@ -28,7 +28,10 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require connectrpc.com/vanguard v0.4.0
+
 require (
+	connectrpc.com/connect v1.19.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

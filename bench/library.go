@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -110,6 +111,40 @@ func (l *Library) ListBooks(_ context.Context, req *libraryv1.ListBooksRequest) 
 	return res, nil
 }
 
+func (l *Library) SearchBooks(_ context.Context, req *libraryv1.SearchBooksRequest) (*libraryv1.ListBooksResponse, error) {
+	if req.GetParent() != Shelf {
+		return nil, status.Errorf(codes.NotFound, "shelf %q not found", req.GetParent())
+	}
+	size := int(req.GetPageSize())
+	switch {
+	case size < 0:
+		return nil, status.Error(codes.InvalidArgument, "page_size must not be negative")
+	case size == 0:
+		size = defaultPageSize
+	}
+	res := &libraryv1.ListBooksResponse{}
+	for _, name := range l.names {
+		if b := l.books[name]; len(res.Books) < size && matches(b, req) {
+			res.Books = append(res.Books, b)
+		}
+	}
+	return res, nil
+}
+
+// matches reports whether b meets every criterion of req.
+func matches(b *libraryv1.Book, req *libraryv1.SearchBooksRequest) bool {
+	if a := req.GetAuthor(); a != "" && b.GetAuthor() != a || b.GetPageCount() < req.GetMinPages() {
+		return false
+	}
+	for _, t := range req.GetTopics() {
+		if !slices.Contains(b.GetTopics(), t) {
+			return false
+		}
+	}
+	after := req.GetPublishedAfter()
+	return after == nil || b.GetPublishTime().AsTime().After(after.AsTime())
+}
+
 func (l *Library) CreateBook(_ context.Context, req *libraryv1.CreateBookRequest) (*libraryv1.Book, error) {
 	if req.GetParent() != Shelf {
 		return nil, status.Errorf(codes.NotFound, "shelf %q not found", req.GetParent())
@@ -175,4 +210,17 @@ func (l *Library) ListItems(_ context.Context, req *libraryv1.ListItemsRequest) 
 		return nil, status.Errorf(codes.InvalidArgument, "n must be between 0 and %d", MaxItems)
 	}
 	return &libraryv1.ListItemsResponse{Items: Items(n), TotalSize: int32(n)}, nil
+}
+
+func (l *Library) StreamItems(req *libraryv1.ListItemsRequest, stream grpc.ServerStreamingServer[libraryv1.Item]) error {
+	n := int(req.GetN())
+	if n < 0 || n > MaxItems {
+		return status.Errorf(codes.InvalidArgument, "n must be between 0 and %d", MaxItems)
+	}
+	for i := range n {
+		if err := stream.Send(item(i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

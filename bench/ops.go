@@ -3,10 +3,12 @@ package bench
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	libraryv1 "github.com/protorest/protorest/bench/proto/bench/library/v1"
 )
@@ -25,6 +27,9 @@ type Op struct {
 // updatedBook is the body of the UpdateBook requests.
 const updatedBook = `{"title":"The Collected Works, Revised","pageCount":321}`
 
+// searchQuery is the query of the SearchBooks operation.
+const searchQuery = "author=Toni%20Morrison&min_pages=200&topics=science&published_after=2024-05-01T00:00:00Z&page_size=2"
+
 // Ops are the operations every peer is measured and compared on.
 var Ops = append([]Op{
 	{
@@ -40,6 +45,19 @@ var Ops = append([]Op{
 		HTTP: Request{Method: "GET", Target: "/v1/shelves/1/books?page_size=10"},
 		GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
 			return c.ListBooks(ctx, &libraryv1.ListBooksRequest{Parent: Shelf, PageSize: 10})
+		},
+		NewResponse: func() proto.Message { return &libraryv1.ListBooksResponse{} },
+	},
+	{
+		// Five query parameters of four kinds: a string, numbers, a
+		// repeated string and a Timestamp. Books 012 and 017 match.
+		Name: "SearchBooks",
+		HTTP: Request{Method: "GET", Target: "/v1/shelves/1/books:search?" + searchQuery},
+		GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
+			return c.SearchBooks(ctx, &libraryv1.SearchBooksRequest{
+				Parent: Shelf, Author: "Toni Morrison", MinPages: 200, Topics: []string{"science"},
+				PublishedAfter: timestamppb.New(time.Date(2024, time.May, 1, 0, 0, 0, 0, time.UTC)), PageSize: 2,
+			})
 		},
 		NewResponse: func() proto.Message { return &libraryv1.ListBooksResponse{} },
 	},
@@ -106,14 +124,19 @@ var ItemCounts = []int{1, 50, 500}
 func listItemsOps() []Op {
 	var ops []Op
 	for _, n := range ItemCounts {
-		ops = append(ops, Op{
-			Name: "ListItems-" + strconv.Itoa(n),
-			HTTP: Request{Method: "GET", Target: "/v1/items?n=" + strconv.Itoa(n)},
-			GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
-				return c.ListItems(ctx, &libraryv1.ListItemsRequest{N: int32(n)})
-			},
-			NewResponse: func() proto.Message { return &libraryv1.ListItemsResponse{} },
-		})
+		ops = append(ops, listItemsOp(n))
 	}
 	return ops
+}
+
+// listItemsOp is ListItems-n.
+func listItemsOp(n int) Op {
+	return Op{
+		Name: "ListItems-" + strconv.Itoa(n),
+		HTTP: Request{Method: "GET", Target: "/v1/items?n=" + strconv.Itoa(n)},
+		GRPC: func(ctx context.Context, c libraryv1.LibraryClient) (proto.Message, error) {
+			return c.ListItems(ctx, &libraryv1.ListItemsRequest{N: int32(n)})
+		},
+		NewResponse: func() proto.Message { return &libraryv1.ListItemsResponse{} },
+	}
 }

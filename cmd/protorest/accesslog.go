@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -10,10 +9,9 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
-	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
-	"go.opentelemetry.io/otel/semconv/v1.43.0/httpconv"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -33,13 +31,35 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// An accessLogger writes the access log's lines to serve's log, in its
+// format (JSON or text) from its level on.
+type accessLogger struct {
+	out   *logWriter
+	json  bool
+	level slog.Level // the least level written
+}
+
+// newAccessLogger is the access log of --log-format and --log-level, on
+// out.
+func newAccessLogger(out *logWriter, format, level string) *accessLogger {
+	var l slog.Level
+	l.UnmarshalText([]byte(level)) // checked by the flag: debug, info, warn or error
+	return &accessLogger{out: out, json: format == "json", level: l}
+}
+
+// lineBuffers hold the lines being formatted.
+var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
 // accessLog logs a line per request after next has answered it, at
 // error for a 5xx and at info otherwise; a request of one of the probes
 // (a route whose pattern is in probes) at debug whatever its status, or
-// with logProbes false not at all. The line has the attribute names of
-// OpenTelemetry's semantic conventions, taken from the semconv package
-// otelhttp and otelprotorest use, so that the line and the metrics and
-// spans of the same request agree:
+// with logProbes false not at all. The line is the one slog's handler
+// of --log-format would write for the record "request" (appendAccessLine
+// formats it without slog, and the logWriter writes it off the request
+// path), with the attribute names of OpenTelemetry's semantic
+// conventions, taken from the semconv package otelhttp and
+// otelprotorest use, so that the line and the metrics and spans of the
+// same request agree:
 //
 //	http.request.method, http.route (the template that matched: r.Pattern,
 //	which the gateway sets; "" when none did or for a proxied gRPC call),
@@ -54,24 +74,26 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 // The outcome comes from the protorest.CallInfo the gateway fills in: the
 // one already in the request's context (otelprotorest.NewHandler's), or
 // one of its own.
-func accessLog(log *slog.Logger, next http.Handler, probes []string, logProbes bool) http.Handler {
+func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		st := &accessState{rec: recorder{ResponseWriter: w}} // one allocation for the three
 		ci, observed := protorest.CallInfoFromContext(r.Context())
 		call := r
 		if !observed {
-			ci = new(protorest.CallInfo)
+			ci = &st.ci
 			call = r.WithContext(protorest.NewCallInfoContext(r.Context(), ci))
 		}
 		var body *countingBody
 		if r.Body != nil && r.Body != http.NoBody {
-			body = &countingBody{ReadCloser: r.Body}
+			body = &st.body
+			body.ReadCloser = r.Body
 			if call == r {
 				call = r.WithContext(r.Context())
 			}
 			call.Body = body
 		}
-		rec := &recorder{ResponseWriter: w}
+		rec := &st.rec
 		next.ServeHTTP(rec, call)
 		r.Pattern = call.Pattern
 		code := rec.status
@@ -88,38 +110,31 @@ func accessLog(log *slog.Logger, next http.Handler, probes []string, logProbes b
 		case code >= 500:
 			level = slog.LevelError
 		}
-		if !log.Enabled(r.Context(), level) {
+		if level < al.level {
 			return
 		}
-		attrs := make([]slog.Attr, 0, 16)
-		attrs = append(attrs,
-			slog.String(string(semconv.HTTPRequestMethodKey), r.Method),
-			slog.String(string(semconv.HTTPRouteKey), call.Pattern),
-			slog.String(string(semconv.URLPathKey), r.URL.Path),
-			slog.Int(string(semconv.HTTPResponseStatusCodeKey), code))
+		now := time.Now()
+		line := accessRecord{
+			time: now, level: level, method: r.Method, route: call.Pattern, path: r.URL.Path, status: code,
+			duration: now.Sub(start), written: rec.bytes, client: clientAddress(r.RemoteAddr), userAgent: r.UserAgent(),
+			span: trace.SpanContextFromContext(r.Context()),
+		}
 		if ci.Route != nil && ci.Route.FullMethod != "" {
-			attrs = append(attrs, slog.String(string(semconv.RPCMethodKey), ci.Route.FullMethod[1:]))
+			line.rpcMethod = ci.Route.FullMethod[1:]
 		}
 		if c, ok := rec.grpcCode(ci); ok {
-			attrs = append(attrs, slog.String(string(semconv.RPCResponseStatusCodeKey), otelprotorest.StatusCodeName(c)))
+			line.rpcCode = otelprotorest.StatusCodeName(c)
 		}
-		var read int64
 		if body != nil {
-			read = body.n
-		}
-		attrs = append(attrs,
-			slog.Float64(httpconv.ServerRequestDuration{}.Name(), time.Since(start).Seconds()),
-			slog.Int64(string(semconv.HTTPRequestBodySizeKey), read),
-			slog.Int64(string(semconv.HTTPResponseBodySizeKey), rec.bytes),
-			slog.String(string(semconv.ClientAddressKey), clientAddress(r.RemoteAddr)),
-			slog.String(string(semconv.UserAgentOriginalKey), r.UserAgent()))
-		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
-			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+			line.read = body.n
 		}
 		if ci.Err != nil {
-			attrs = append(attrs, slog.String("error.message", errorMessage(ci.Err)))
+			line.err, line.errMsg = true, errorMessage(ci.Err)
 		}
-		log.LogAttrs(r.Context(), level, "request", attrs...)
+		b := lineBuffers.Get().(*[]byte)
+		*b = appendAccessLine((*b)[:0], &line, al.json)
+		al.out.Line(*b)
+		lineBuffers.Put(b)
 	})
 }
 
@@ -133,21 +148,20 @@ func errorMessage(err error) string {
 	return status.Convert(err).Message()
 }
 
-// recordProxyFailure puts the error of a call the gRPC proxy failed in
-// the request's CallInfo, as the gateway does for its own calls, for the
-// access log.
-func recordProxyFailure(ctx context.Context, err error) {
-	if ci, ok := protorest.CallInfoFromContext(ctx); ok {
-		ci.Err, ci.Code = err, status.Code(err)
-	}
-}
-
 // clientAddress is the host of a RemoteAddr ("192.0.2.1:1234").
 func clientAddress(remote string) string {
 	if host, _, err := net.SplitHostPort(remote); err == nil {
 		return host
 	}
 	return remote
+}
+
+// accessState is what accessLog keeps of a request: its recorder, and
+// its CallInfo and request body counter when it needs them.
+type accessState struct {
+	rec  recorder
+	ci   protorest.CallInfo
+	body countingBody
 }
 
 // countingBody counts the bytes read from a request body.

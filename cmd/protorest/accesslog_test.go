@@ -11,10 +11,13 @@ import (
 	"github.com/protorest/protorest"
 )
 
-// accessLines are the access log lines of s so far, decoded (serve runs
-// with --log-format json).
+// accessLines stops s and returns its access log lines, decoded (serve
+// runs with --log-format json). The lines are written within 100 ms of
+// their requests, and all of them as serve exits: stopping it first
+// makes sure every one is there.
 func accessLines(t *testing.T, s *served) []map[string]any {
 	t.Helper()
+	s.stop(t)
 	var lines []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(s.stderr.String()), "\n") {
 		var m map[string]any
@@ -90,6 +93,7 @@ func TestAccessLogOff(t *testing.T) {
 	upstreamAt(t, addr, false)
 	s := startServe(t, "--upstream", addr, "--access-log=false", "--log-level", "warn")
 	s.do(t, "POST", "/api/v1/example/upper", `{"msg":"x"}`)
+	s.stop(t)
 	if out := s.stderr.String(); out != "" {
 		t.Errorf("logged with --access-log=false --log-level warn: %s", out)
 	}
@@ -104,7 +108,8 @@ func TestAccessLogOff(t *testing.T) {
 
 // BenchmarkAccessLog: the access log's cost per request, for a route's
 // request logged at info (JSON, to io.Discard) and a probe's, at debug,
-// which the info level drops before building the line.
+// which the info level drops before building the line; and, to subtract,
+// the route's request with no access log (/v1/things-off).
 func BenchmarkAccessLog(b *testing.B) {
 	gw := protorest.NewGateway()
 	ok := func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{"status":"ok"}`)) }
@@ -113,10 +118,15 @@ func BenchmarkAccessLog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	log := newLogger(io.Discard, "json", "info")
-	h := accessLog(log, gw, []string{"/livez"}, true)
-	for _, path := range []string{"/v1/things", "/livez"} {
+	out := newLogWriter(io.Discard)
+	defer out.Close()
+	h := accessLog(newAccessLogger(out, "json", "info"), gw, []string{"/livez"}, true)
+	for _, path := range []string{"/v1/things", "/livez", "/v1/things-off"} {
 		b.Run(path, func(b *testing.B) {
+			h, path := h, path
+			if p, ok := strings.CutSuffix(path, "-off"); ok {
+				h, path = gw, p
+			}
 			b.ReportAllocs()
 			for b.Loop() {
 				h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))

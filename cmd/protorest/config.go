@@ -48,6 +48,10 @@ func (c *serveConfig) check() error {
 		return errors.New("--buffered-response-wait and --response-write-timeout must not be negative")
 	case c.maxStreams <= 0 || c.maxStreams > math.MaxUint32:
 		return errors.New("--max-concurrent-streams must be positive")
+	case c.upstreamConns <= 0 || c.upstreamConns > 1024:
+		return errors.New("--upstream-connections must be 1 to 1024")
+	case c.upstreamMaxStreams < 0 || c.upstreamMaxStreams > math.MaxInt32:
+		return errors.New("--upstream-max-streams must be 0 to 2147483647")
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together: give both")
 	case c.tlsClientCA != "" && c.tlsCert == "":
@@ -272,6 +276,7 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithMaxResponseBytes(int(c.maxResponseBytes)),
 		protorest.WithBufferedResponseWait(c.bufferedRespWait),
 		protorest.WithResponseWriteTimeout(c.respWriteTimeout),
+		protorest.WithConcurrencyLimits(c.classCaps().concurrencyLimits()),
 	}
 	if c.maxBufferedResp >= 0 {
 		opts = append(opts, protorest.WithMaxBufferedResponseBytes(c.maxBufferedResp))

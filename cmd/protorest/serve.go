@@ -15,16 +15,23 @@ import (
 	"time"
 
 	"github.com/protorest/protorest"
-	"github.com/protorest/protorest/internal/grpcproxy"
 	"github.com/protorest/protorest/otelprotorest"
 )
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	cfg, err := parseServeFlags(args, os.LookupEnv, stdout)
 	if err != nil {
 		return withUnknownVariables(err, os.Environ())
 	}
-	log := newLogger(stderr, cfg.logFormat, cfg.logLevel)
+	stopProfiles, err := startProfiles(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfiles()) }()
+	logOut := newLogWriter(stderr)
+	defer logOut.Close() // last: the lines of the requests drained
+	log := newLogger(logOut, cfg.logFormat, cfg.logLevel)
+	logOut.warnWith(log)
 	logUnknownVariables(log, os.Environ())
 	tlsConfig, err := cfg.listenerTLS(log)
 	if err != nil {
@@ -39,15 +46,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer tel.close(log)
+	if err := tel.observeDroppedLines(logOut); err != nil {
+		return err
+	}
 	md, _ := upstreamMetadata(cfg.upstreamHeaders) // checked
-	conn, err := dialUpstream(cfg.upstream, creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
+	pool, err := dialUpstream(cfg.upstream, cfg.poolSize(), creds, cfg.upstreamCallOptions(), md, append(cfg.upstreamDialOptions(), tel.dialOptions()...)...)
 	if err != nil {
 		return fmt.Errorf("--upstream %q: %w", cfg.upstream, err)
 	}
-	defer conn.Close()
+	defer pool.Close()
 
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
-	up := &upstream{conn: conn, gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
+	up := &upstream{pool: pool, conn: pool.Conns()[0], gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
 		maxHeader: int(min(cfg.maxUpstreamHeader, math.MaxInt32))}
 	if tel.on() {
 		if err := up.observe(tel.opts); err != nil {
@@ -82,10 +92,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	var handler http.Handler = gw
 	if cfg.grpcProxy {
-		handler = sharePort(gw, grpcproxy.New(conn, recordProxyFailure))
+		handler = gw.GRPCPassThrough(pool)
 	}
 	if cfg.accessLog {
-		handler = accessLog(log, handler, cfg.probePaths(), cfg.accessLogProbes)
+		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)
@@ -107,7 +117,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		scheme = "https"
 	}
 	log.Info("protorest serving", "listen", lis.Addr().String(), "scheme", scheme, "upstream", cfg.upstream,
-		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from, "max_connections", cfg.maxConnections)
+		"upstream_tls", cfg.upstreamTLSOn(), "descriptors", from, "max_connections", cfg.maxConnections,
+		"upstream_connections", cfg.upstreamConns, "upstream_max_streams", cfg.upstreamMaxStreams)
 	fmt.Fprintf(stdout, "protorest: serving %s as HTTP/JSON on %s (%s)\n", cfg.upstream, lis.Addr(), scheme)
 
 	reloads, stopReloads := reloadTriggers(cfg.reloadInterval)
@@ -152,17 +163,6 @@ func (c *serveConfig) httpServer(handler http.Handler, tlsConfig *tls.Config, li
 		lis = limited
 	}
 	return srv, lis
-}
-
-// sharePort sends gRPC calls to grpc and everything else to rest.
-func sharePort(rest, grpc http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if grpcproxy.IsGRPC(r) {
-			grpc.ServeHTTP(w, r)
-			return
-		}
-		rest.ServeHTTP(w, r)
-	})
 }
 
 // reloadTriggers returns a channel that receives on SIGHUP and every

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -179,10 +180,11 @@ type served struct {
 	url            string
 	stdout, stderr *syncBuffer
 	client         *http.Client // nil: http.DefaultClient
+	stop           func(t *testing.T)
 }
 
 // startServe runs "protorest serve args... --listen 127.0.0.1:0" until
-// the test ends, and checks that it then exits 0.
+// the test ends or calls s.stop, and checks that it then exits 0.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -191,17 +193,21 @@ func startServe(t *testing.T, args ...string) *served {
 	go func() {
 		done <- run(ctx, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), s.stdout, s.stderr)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve exited %d: %s", code, s.stderr.String())
+	var once sync.Once
+	s.stop = func(t *testing.T) {
+		once.Do(func() {
+			cancel()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("serve exited %d: %s", code, s.stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("serve did not stop")
 			}
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop")
-		}
-	})
+		})
+	}
+	t.Cleanup(func() { s.stop(t) })
 	s.url = "http://" + waitFor(t, s.stdout, regexp.MustCompile(`HTTP/JSON on (\S+)`))
 	if strings.Contains(s.stdout.String(), "(https)") {
 		s.url = "https" + strings.TrimPrefix(s.url, "http")

@@ -14,7 +14,8 @@ const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
 Serve the gRPC services of an upstream server as HTTP/JSON, following their
 google.api.http annotations. Descriptors come from the upstream's server
 reflection unless --descriptor-set or --proto says otherwise. gRPC calls
-to the same port are proxied to the upstream unchanged.
+to the same port are proxied to the upstream unchanged, under the limits
+REST calls obey.
 
 If the upstream is down at start, protorest serves anyway: requests get
 503 UNAVAILABLE until the upstream answers. A call that cannot reach the
@@ -28,7 +29,9 @@ Every flag can also be set by the environment variable after its default
 ($PROTOREST_ and the flag's name in upper case, dashes as underscores); a
 flag on the command line wins. A repeatable flag's variable is a
 comma-separated list. A PROTOREST_ variable that is no flag's is warned
-of. Bad usage exits 2, a failure at run time 1.
+of. Bad usage exits 2, a failure at run time 1. As a debugging aid,
+PROTOREST_CPUPROFILE=FILE writes a CPU profile of serve to FILE at exit,
+and PROTOREST_MEMPROFILE=FILE one of what it allocated (go tool pprof).
 
 Examples:
 
@@ -62,6 +65,8 @@ type serveConfig struct {
 	upstreamHeaders    []string
 	maxUpstreamMessage int64 // 0: the default
 	maxUpstreamHeader  int64
+	upstreamConns      int
+	upstreamMaxStreams int // 0: no limit
 
 	// TLS on the listener.
 	tlsCert     string
@@ -124,6 +129,7 @@ type serveConfig struct {
 	maxBufferedResp   int64 // -1: the library's default
 	bufferedRespWait  time.Duration
 	respWriteTimeout  time.Duration
+	caps              classCaps // -1: derived from the pool
 
 	// Headers.
 	incomingHeaders []string
@@ -187,10 +193,15 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
 		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "--max-response-bytes",
-			help: "largest message accepted from the upstream by REST calls, reflection and health checks (not the same-port gRPC proxy's): a longer one is refused from its length, before it is read. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes, which also holds a response once encoded"},
+			help: "largest message accepted from the upstream by REST calls, reflection and health checks (the same-port gRPC proxy takes --max-response-bytes): a longer one is refused from its length, before it is read. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes, which also holds a response once encoded"},
 
 		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
+
+		{group: conn, name: "upstream-connections", arg: "N", value: intValue{&c.upstreamConns},
+			help: "most connections to the upstream. Each call goes to the one with the fewest calls in flight, the first of them: the second is opened once the first has a call in flight, and so on"},
+		{group: conn, name: "upstream-max-streams", arg: "N", value: intValue{&c.upstreamMaxStreams},
+			help: "the upstream's limit of concurrent streams on one connection (its MaxConcurrentStreams; RFC 9113 recommends no fewer than 100): a call that finds every connection at it gets 503 with Retry-After at once (a proxied gRPC call, UNAVAILABLE) rather than waiting for a stream. With --upstream-connections it makes the defaults of --max-unary-calls, --max-server-streams, --max-client-streams, --max-bidi-streams, --max-websockets and --max-grpc-proxy-calls. 0: no limit, and no such defaults"},
 
 		{group: tls, name: "tls-cert", arg: "FILE", value: stringValue{&c.tlsCert}, def: "none: plaintext and h2c",
 			help: "serve HTTPS with this certificate chain (PEM), HTTP/2 by ALPN; re-read when the file changes, so a rotated certificate needs no restart"},
@@ -202,7 +213,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: srv, name: "listen", arg: "ADDR", value: stringValue{&c.listen},
 			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
 		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
-			help: "proxy gRPC calls on the HTTP port to the upstream (--grpc-proxy=false to turn it off)"},
+			help: "proxy gRPC calls on the HTTP port to the upstream, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false to turn it off)"},
 		{group: srv, name: "drain-timeout", arg: "DUR", value: durationValue{&c.drainTimeout},
 			help: "how long SIGTERM waits for requests in flight"},
 		{group: srv, name: "health-path", arg: "PATH", value: stringValue{&c.healthPath},
@@ -258,7 +269,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "a proxy in front of protorest whose X-Forwarded-Host is believed (else x-forwarded-host is the request's Host)"},
 
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
-			help: "largest request body, per message for a client stream: 413 beyond; 0 for no limit"},
+			help: "largest request body, per message for a client stream or a proxied gRPC call (decompressed): 413 (RESOURCE_EXHAUSTED) beyond; 0 for no limit"},
 		{group: lim, name: "max-response-bytes", arg: "SIZE", value: sizeValue{&c.maxResponseBytes},
 			help: "largest response body once encoded, per message for a stream: 500 \"response too large\" beyond (encoding stops there, nothing of the response is sent); 0 for no limit"},
 		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "256MiB, or a quarter of GOMEMLIMIT if that is less",
@@ -276,9 +287,9 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "max-query-params", arg: "N", value: intValue{&c.maxQueryParams},
 			help: "most query parameters: 400 beyond, before any is parsed; 0 for no limit"},
 		{group: lim, name: "max-metadata-bytes", arg: "SIZE", value: sizeValue{&c.maxMetadataBytes},
-			help: "largest metadata forwarded to the upstream (keys, values and 32 bytes a pair, as HTTP/2 counts): 431 beyond, and no upstream call; 0 for no limit"},
+			help: "largest metadata forwarded to the upstream (keys, values and 32 bytes a pair, as HTTP/2 counts): 431 (RESOURCE_EXHAUSTED) beyond, and no upstream call; 0 for no limit"},
 		{group: lim, name: "default-timeout", arg: "DUR", value: durationValue{&c.defaultTimeout},
-			help: "deadline of a unary call without Grpc-Timeout (streams have none); 0 for none"},
+			help: "deadline of a unary call without Grpc-Timeout (streams have none, nor proxied gRPC calls of methods not in the descriptors); 0 for none"},
 		{group: lim, name: "max-timeout", arg: "DUR", value: durationValue{&c.maxTimeout},
 			help: "longest deadline a Grpc-Timeout may ask for: a longer one is cut to it; 0 for no limit"},
 		{group: lim, name: "read-header-timeout", arg: "DUR", value: durationValue{&c.readHeaderTimeout},
@@ -286,15 +297,28 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "idle-timeout", arg: "DUR", value: durationValue{&c.idleTimeout},
 			help: "how long a keep-alive connection may wait for its next request (HTTP/2: with no stream open) before it is closed; 0 for no limit"},
 		{group: lim, name: "read-idle-timeout", arg: "DUR", value: durationValue{&c.readIdleTimeout},
-			help: "longest wait for the next bytes of a request body, or of a message of a request stream once it has begun: 408 beyond, the call canceled. A body must also average 500 bytes/s once that time has passed; 0 for no limit"},
+			help: "longest wait for the next bytes of a request body, or of a message of a request stream once it has begun: 408 (DEADLINE_EXCEEDED) beyond, the call canceled. A body must also average 500 bytes/s once that time has passed; 0 for no limit"},
 		{group: lim, name: "stream-idle-timeout", arg: "DUR", value: durationValue{&c.streamIdleTimeout},
-			help: "how long a stream (server, client or bidirectional, WebSockets included) may pass no message either way: then the call is canceled and the stream ends with DEADLINE_EXCEEDED (408, an in-band error, or WebSocket close 4004); 0 for no limit"},
+			help: "how long a stream (server, client or bidirectional, WebSockets and proxied gRPC calls included) may pass no message either way: then the call is canceled and the stream ends with DEADLINE_EXCEEDED (408, an in-band error, or WebSocket close 4004); 0 for no limit"},
 		{group: lim, name: "max-header-bytes", arg: "SIZE", value: sizeValue{&c.maxHeaderBytes},
 			help: "largest request line and headers of an HTTP/1.1 request (net/http allows 4KiB more): 431 beyond"},
 		{group: lim, name: "max-connections", arg: "N", value: intValue{&c.maxConnections}, def: fmt.Sprintf("the open-file limit less %d, at most %d (here %d)", fdHeadroom, maxConnectionsCap, defaultMaxConnections()),
 			help: "most client connections held open. Over it, a new connection takes the place of the oldest one that is idle (between keep-alive requests, or silent since it opened); with none idle it waits in the kernel's backlog, not accepted, while served ones go on. 0 for no limit"},
 		{group: lim, name: "max-concurrent-streams", arg: "N", value: intValue{&c.maxStreams},
 			help: "most HTTP/2 streams (requests, gRPC calls) open at once on one connection"},
+
+		{group: lim, name: "max-unary-calls", arg: "N", value: derivedCount{&c.caps.unary}, def: derivedDefault(true),
+			help: "most unary calls in flight at once: 503 with Retry-After beyond, the upstream not called; 0 for no limit"},
+		{group: lim, name: "max-server-streams", arg: "N", value: derivedCount{&c.caps.serverStreams}, def: derivedDefault(false),
+			help: "most server streams (over HTTP) at once: 503 with Retry-After beyond; 0 for no limit"},
+		{group: lim, name: "max-client-streams", arg: "N", value: derivedCount{&c.caps.clientStreams}, def: derivedDefault(false),
+			help: "most client streams (over HTTP) at once: 503 with Retry-After beyond, and an HTTP/1.1 connection is closed; 0 for no limit"},
+		{group: lim, name: "max-bidi-streams", arg: "N", value: derivedCount{&c.caps.bidiStreams}, def: derivedDefault(false),
+			help: "most bidirectional streams (over HTTP) at once: 503 with Retry-After beyond, and an HTTP/1.1 connection is closed; 0 for no limit"},
+		{group: lim, name: "max-websockets", arg: "N", value: derivedCount{&c.caps.websockets}, def: derivedDefault(false),
+			help: "most WebSockets at once: the handshake gets 503 with Retry-After beyond; 0 for no limit"},
+		{group: lim, name: "max-grpc-proxy-calls", arg: "N", value: derivedCount{&c.caps.grpcProxy}, def: derivedDefault(false),
+			help: "most calls of the same-port gRPC proxy at once, unary or streaming: UNAVAILABLE beyond, the upstream not called; 0 for no limit"},
 
 		{group: hdr, name: "incoming-header", arg: "NAME", value: listValue{&c.incomingHeaders}, repeat: true, def: "none: Grpc-Metadata-*, and permanent headers as grpcgateway-*",
 			help: "also pass request header NAME to the upstream as metadata of the same name (lower case); a trailing * matches a prefix (X-Tenant-*)"},
@@ -306,12 +330,12 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: logs, name: "log-level", arg: "LEVEL", value: choiceValue{&c.logLevel, []string{"debug", "info", "warn", "error"}},
 			help: "least severe level logged: debug, info, warn or error"},
 		{group: logs, name: "access-log", value: boolValue{&c.accessLog},
-			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message"},
+			help: "log a line per request (error for a 5xx, else info; a probe's at debug) with OpenTelemetry's names: http.request.method, http.route (the template), url.path, http.response.status_code, rpc.method, rpc.response.status_code, http.server.request.duration (seconds), body sizes, client.address, user_agent.original, trace_id and span_id (when traced), error.message. Lines are written off the request path, within 100ms, and all of them at exit; if the log output falls 1MiB behind, lines are dropped rather than waited for, counted (a WARN record, protorest_access_log_dropped_total)"},
 		{group: logs, name: "access-log-probes", value: boolValue{&c.accessLogProbes},
 			help: "log the requests of --livez-path, --readyz-path and --health-path in the access log, at debug whatever their status (false: not at all)"},
 
 		{group: tel, name: "metrics-listen", arg: "ADDR", value: stringValue{&c.metricsListen}, def: "none",
-			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads"},
+			help: "serve Prometheus metrics at http://ADDR/metrics: http_server_request_duration_seconds by method, route template and status, requests in flight, stream messages, the upstream's connectivity, reloads, dropped access log lines"},
 		{group: tel, name: "otlp-endpoint", arg: "URL", value: stringValue{&c.otlpEndpoint}, def: "none, or $OTEL_EXPORTER_OTLP_ENDPOINT",
 			help: "export traces and metrics by OTLP/gRPC to URL (http://collector:4317 in plaintext, https:// over TLS); the OTEL_* variables (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, …) apply. No endpoint: no traces"},
 	}
@@ -343,6 +367,8 @@ func newServeConfig() *serveConfig {
 		maxQueryParams:      1000,
 		maxMetadataBytes:    8 << 10,
 		maxUpstreamHeader:   64 << 10,
+		upstreamConns:       defaultUpstreamConnections,
+		upstreamMaxStreams:  defaultUpstreamMaxStreams,
 		defaultTimeout:      30 * time.Second,
 		maxTimeout:          5 * time.Minute,
 		readHeaderTimeout:   srv.ReadHeaderTimeout,
@@ -356,6 +382,7 @@ func newServeConfig() *serveConfig {
 		maxBufferedResp:     -1,
 		bufferedRespWait:    time.Second,
 		respWriteTimeout:    time.Minute,
+		caps:                classCaps{-1, -1, -1, -1, -1, -1},
 		logFormat:           "text",
 		logLevel:            "info",
 		accessLog:           true,

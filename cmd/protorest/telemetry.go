@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	otelmetric "go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	"go.opentelemetry.io/otel/sdk/trace"
@@ -31,8 +32,9 @@ import (
 // --metrics-listen is (Prometheus). With neither, serve has none: no
 // handler, stats handler or instrument is added.
 type telemetry struct {
-	opts     []otelprotorest.Option // the providers, for otelprotorest
-	metrics  http.Handler           // Prometheus exposition; nil without --metrics-listen
+	opts     []otelprotorest.Option   // the providers, for otelprotorest
+	meters   otelmetric.MeterProvider // serve's own instruments; nil without metrics
+	metrics  http.Handler             // Prometheus exposition; nil without --metrics-listen
 	shutdown []func(context.Context) error
 }
 
@@ -109,9 +111,27 @@ func newTelemetry(ctx context.Context, c *serveConfig, lookupEnv func(string) (s
 	if len(readers) > 0 {
 		mp := metric.NewMeterProvider(append(readers, metric.WithResource(res))...)
 		t.opts = append(t.opts, otelprotorest.WithMeterProvider(mp))
+		t.meters = mp
 		t.shutdown = append(t.shutdown, mp.Shutdown)
 	}
 	return t, nil
+}
+
+// observeDroppedLines reports the access log lines dropped so far,
+// protorest.access_log.dropped (Prometheus:
+// protorest_access_log_dropped_total), when there are metrics.
+func (t *telemetry) observeDroppedLines(w *logWriter) error {
+	if t.meters == nil {
+		return nil
+	}
+	_, err := t.meters.Meter("github.com/protorest/protorest/cmd/protorest").Int64ObservableCounter("protorest.access_log.dropped",
+		otelmetric.WithUnit("{line}"),
+		otelmetric.WithDescription("Access log lines dropped because the log output was slower than the requests."),
+		otelmetric.WithInt64Callback(func(_ context.Context, o otelmetric.Int64Observer) error {
+			o.Observe(w.Dropped())
+			return nil
+		}))
+	return err
 }
 
 // on reports whether there are traces or metrics to take.

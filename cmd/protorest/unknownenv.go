@@ -80,10 +80,10 @@ func unknownVariables(environ, known []string) []unknownVariable {
 }
 
 // protorestVariables are the variables of every command's flags: serve's
-// and openapi's own. A variable of one is known to the other, which
-// ignores it.
+// and openapi's own, and serve's profiles (profile.go). A variable of one
+// is known to the other, which ignores it.
 func protorestVariables() []string {
-	var names []string
+	names := []string{cpuProfileVariable, memProfileVariable}
 	var output, format string
 	for _, specs := range [][]flagSpec{serveFlags(newServeConfig()), openapiFlags(newServeConfig(), &output, &format)} {
 		for _, f := range specs {

@@ -30,12 +30,12 @@ var reconnectBackoff = backoff.Config{
 	MaxDelay:   800 * time.Millisecond, // at most 960 ms with jitter
 }
 
-// dialUpstream returns a client connection to target: host:port,
-// dns:///name:port (balanced round robin over its addresses) or
-// unix:///path, with creds, receiving messages of up to maxRecv bytes,
-// and adding the metadata pairs md to every call: REST and proxied gRPC
+// dialUpstream returns a pool of size of client connections to target:
+// host:port, dns:///name:port (each connection balanced round robin over
+// its addresses) or unix:///path, with creds and the options of every
+// call, adding the metadata pairs md to every call: REST and proxied gRPC
 // calls, reflection and health checks alike, since all go through it.
-func dialUpstream(target string, creds credentials.TransportCredentials, callOpts []grpc.CallOption, md []string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
+func dialUpstream(target string, size protorest.BackendPoolSize, creds credentials.TransportCredentials, callOpts []grpc.CallOption, md []string, extra ...grpc.DialOption) (*protorest.BackendPool, error) {
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
@@ -52,12 +52,13 @@ func dialUpstream(target string, creds credentials.TransportCredentials, callOpt
 			}),
 		)
 	}
-	return grpc.NewClient(target, append(opts, extra...)...)
+	return protorest.NewBackendPool(target, size, append(opts, extra...)...)
 }
 
 // upstream keeps a gateway's routes in step with the upstream server.
 type upstream struct {
-	conn        *grpc.ClientConn
+	pool        *protorest.BackendPool // every call goes through it
+	conn        *grpc.ClientConn       // the pool's first: its state is the upstream's
 	gw          *protorest.Gateway
 	log         *slog.Logger
 	target      string
@@ -90,7 +91,7 @@ func (u *upstream) observe(opts []otelprotorest.Option) error {
 func (u *upstream) register(ctx context.Context, source protorest.RemoteOption, from string, reflection bool) error {
 	ctx, cancel := context.WithTimeout(ctx, u.loadTimeout)
 	defer cancel()
-	err := u.gw.RegisterRemote(ctx, u.conn, source, protorest.WithPending(), protorest.WithMaxBackendMessageBytes(u.maxMessage),
+	err := u.gw.RegisterRemote(ctx, u.pool, source, protorest.WithPending(), protorest.WithMaxBackendMessageBytes(u.maxMessage),
 		protorest.WithMaxBackendHeaderBytes(u.maxHeader))
 	switch {
 	case err == nil:
@@ -205,7 +206,7 @@ func (u *upstream) health(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	rep := healthReport{Status: "NOT_SERVING", Connectivity: state.String(), Routes: "waiting"}
 	serving := false
-	resp, err := healthpb.NewHealthClient(u.conn).Check(ctx, &healthpb.HealthCheckRequest{})
+	resp, err := healthpb.NewHealthClient(u.pool).Check(ctx, &healthpb.HealthCheckRequest{})
 	switch {
 	case err == nil:
 		rep.Health = resp.GetStatus().String()

@@ -82,6 +82,13 @@ type Limits struct {
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
 	MaxJSONDepth                            int
 	ReadIdleTimeout, StreamIdleTimeout      time.Duration
+	Concurrency                             Concurrency
+}
+
+// Concurrency caps the calls of each class in flight at once; 0 is no
+// cap, the default.
+type Concurrency struct {
+	Unary, ServerStreams, ClientStreams, BidiStreams, WebSockets, GRPCPassThrough int
 }
 
 // Response is how responses are written; 0 is no limit.

@@ -113,8 +113,8 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 	}
 	n, err := io.Copy(dst, src)
 	if err != nil {
-		if x.clock.timedOut != nil {
-			return x.clock.timedOut
+		if cause := x.clock.Failure(); cause != nil {
+			return cause
 		}
 		if _, ok := status.FromError(err); ok {
 			return err // the gateway's own: a body that does not decode
@@ -128,11 +128,11 @@ func (x *Exchange) copyBody(dst io.Writer) error {
 }
 
 // timedBody returns the request body, its reads bounded by the read idle
-// timeout (readClock) when the gateway has one.
+// timeout (timeouts.ReadClock) when the gateway has one.
 func (x *Exchange) timedBody() io.Reader {
 	if x.Env.ReadIdleTimeout <= 0 || x.R.Body == nil || x.R.Body == http.NoBody {
 		return x.R.Body
 	}
-	x.clock.reset(x.R.Body, x.W, x.Env.ReadIdleTimeout)
+	x.clock.Reset(x.R.Body, x.W, x.Env.ReadIdleTimeout)
 	return x.clock
 }

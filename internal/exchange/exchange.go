@@ -29,6 +29,7 @@ import (
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
+	"github.com/protorest/protorest/internal/timeouts"
 )
 
 // Env is what every request of one gateway reads. NewGateway builds it;
@@ -51,8 +52,8 @@ type Env struct {
 	// that may open WebSockets.
 	WebSocketOrigins []string
 	// ReadIdleTimeout bounds the wait for request body bytes (see
-	// readClock); StreamIdleTimeout, a streaming call that passes no
-	// message either way (see IdleWatch). 0 or less is none.
+	// timeouts.ReadClock); StreamIdleTimeout, a streaming call that passes
+	// no message either way (see timeouts.IdleWatch). 0 or less is none.
 	ReadIdleTimeout, StreamIdleTimeout time.Duration
 }
 
@@ -88,15 +89,15 @@ type Exchange struct {
 	coded    *compress.Body // the request body as its Content-Encoding decodes it, or nil
 	scratch  *bytes.Buffer  // released with the exchange
 	decodeFn func(any) error
-	clock    *readClock // kept by the pooled exchange, with its timer
-	idle     *IdleWatch // a streaming call's, or nil
+	clock    *timeouts.ReadClock // kept by the pooled exchange, with its timer
+	idle     *timeouts.IdleWatch // a streaming call's, or nil
 }
 
 var pool = sync.Pool{New: func() any {
 	x := new(Exchange)
 	x.decodeFn = x.decode
 	x.one.x = x
-	x.clock = new(readClock)
+	x.clock = new(timeouts.ReadClock)
 	return x
 }}
 
@@ -123,7 +124,7 @@ func Put(x *Exchange) {
 	bufpool.Put(x.body)
 	bufpool.Put(x.scratch)
 	decode, clock := x.decodeFn, x.clock
-	clock.release()
+	clock.Release()
 	*x = Exchange{decodeFn: decode, one: one{x: x}, clock: clock}
 	pool.Put(x)
 }

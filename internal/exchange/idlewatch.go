@@ -2,58 +2,14 @@ package exchange
 
 import (
 	"context"
-	"net/http"
-	"sync/atomic"
-	"time"
 
-	"google.golang.org/grpc/codes"
-
-	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/timeouts"
 )
 
-// An IdleWatch ends a streaming call that passes no message, either way,
-// for the stream idle timeout: it cancels the call, whose outcome becomes
-// errStreamIdle. Every message that passes (Touch) starts the timeout
-// again; a timer reset is all a message costs.
-type IdleWatch struct {
-	timer  *time.Timer
-	d      time.Duration
-	cancel context.CancelCauseFunc
-	fired  atomic.Bool
-}
-
 // WatchIdle starts the stream idle timeout of x's call, which cancel
-// ends. It returns nil (a watch that does nothing) when the gateway has
-// no stream idle timeout.
-func (x *Exchange) WatchIdle(cancel context.CancelCauseFunc) *IdleWatch {
-	d := x.Env.StreamIdleTimeout
-	if d <= 0 {
-		return nil
-	}
-	w := &IdleWatch{d: d, cancel: cancel}
-	w.timer = time.AfterFunc(d, w.expire)
-	x.idle = w
-	return w
-}
-
-func (w *IdleWatch) expire() {
-	w.fired.Store(true)
-	w.cancel(errStreamIdle(w.d))
-}
-
-// Touch says that a message passed, one way or the other.
-func (w *IdleWatch) Touch() {
-	if w != nil {
-		w.timer.Reset(w.d)
-	}
-}
-
-// errStreamIdle is the outcome of a stream ended for passing no message
-// for d: DEADLINE_EXCEEDED, a time limit, as for a body that stops coming
-// (errReadIdle); 408 if the response has not started, as Envoy answers
-// its stream_idle_timeout, else the stream's in-band error, or for a
-// WebSocket the close code 4004 (4000 + the code, as for every outcome).
-func errStreamIdle(d time.Duration) error {
-	return httperr.New(http.StatusRequestTimeout, codes.DeadlineExceeded,
-		"stream idle: no message either way for "+d.String())
+// ends (timeouts.WatchIdle); Outcome stops it. It returns nil (a watch
+// that does nothing) when the gateway has no stream idle timeout.
+func (x *Exchange) WatchIdle(cancel context.CancelCauseFunc) *timeouts.IdleWatch {
+	x.idle = timeouts.WatchIdle(x.Env.StreamIdleTimeout, cancel)
+	return x.idle
 }

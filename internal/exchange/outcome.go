@@ -11,14 +11,11 @@ package exchange
 //     call is canceled for it, and may end first;
 //   - else err.
 func (x *Exchange) Outcome(err error) error {
-	if cause := x.clock.failure(); cause != nil {
+	if cause := x.clock.Failure(); cause != nil {
 		return cause
 	}
-	if w := x.idle; w != nil {
-		w.timer.Stop()
-		if w.fired.Load() {
-			return errStreamIdle(w.d)
-		}
+	if idle := x.idle.Stop(); idle != nil {
+		return idle
 	}
 	if bad := x.Source.Err(); bad != nil {
 		return bad

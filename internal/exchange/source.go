@@ -60,7 +60,7 @@ func (e *Env) MaxMessage() int {
 // bodyReader returns the reader of a client stream's messages in the
 // request body: JSON values, length-delimited binary messages, or for a
 // google.api.HttpBody request, chunks of raw bytes.
-// The reads of each JSON or binary message are timed (readClock, a
+// The reads of each JSON or binary message are timed (timeouts.ReadClock, a
 // framing.Clock), not the wait between messages; a google.api.HttpBody
 // stream is an upload whose every read is timed.
 func (x *Exchange) bodyReader() framing.Reader {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/edge"
@@ -23,7 +24,8 @@ import (
 )
 
 // New derives a gateway from cfg: its codecs, the Env every request
-// reads, its error handlers, its interceptor chains, the edge chain
+// reads, its error handlers, the caps of its classes of calls, its
+// interceptor chains, the edge chain
 // around the router, and the health endpoints' routes. The options'
 // mistakes (cfg.Errs, and a health route that conflicts) make a gateway
 // that refuses every request and reports them at its first use (Err).
@@ -34,6 +36,10 @@ func New(cfg *config.Config) *Gateway {
 	cfg.Binding.JSON = g.json
 	cfg.OpenAPI.JSON = g.json.MarshalOptions
 	g.deriveEnv(types)
+	cc := cfg.Limits.Concurrency
+	g.classes = classlimit.New(classlimit.Caps{classlimit.Unary: cc.Unary, classlimit.ServerStream: cc.ServerStreams,
+		classlimit.ClientStream: cc.ClientStreams, classlimit.BidiStream: cc.BidiStreams, classlimit.WebSocket: cc.WebSockets,
+		classlimit.GRPC: cc.GRPCPassThrough})
 	g.unary = invoke.ChainUnary(cfg.Invocation.Unary)
 	g.stream = invoke.ChainStream(cfg.Invocation.Stream)
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
@@ -133,7 +139,9 @@ func (g *Gateway) edgeChain() http.Handler {
 		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),
 		// The protocol switch of Connect and gRPC-Web (issue 23) goes
-		// here, before routing.
+		// here, before routing. gRPC's is in front of the chain
+		// (GRPCPassThrough): the layers above answer in REST's terms,
+		// and its limits are the call's own.
 	)
 }
 

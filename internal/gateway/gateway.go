@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/config"
 	"github.com/protorest/protorest/internal/exchange"
@@ -27,9 +28,10 @@ type Gateway struct {
 	json         *codec.JSON  // the built-in JSON codec
 	unary        grpc.UnaryServerInterceptor
 	stream       grpc.StreamServerInterceptor
-	routingError httperr.Handler // answers requests no route matched
-	head         http.Handler    // the edge chain, around the router
-	err          error           // the options' mistakes, or nil
+	routingError httperr.Handler     // answers requests no route matched
+	classes      *classlimit.Limiter // caps the calls of each class; nil: none
+	head         http.Handler        // the edge chain, around the router
+	err          error               // the options' mistakes, or nil
 
 	routes  route.Table[*exchange.Endpoint]
 	remotes remote.Backends

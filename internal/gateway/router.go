@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/route"
@@ -16,9 +17,10 @@ import (
 
 // serve is the router, the innermost handler of the edge chain: it
 // routes r (a WebSocket handshake to its streaming method), sets
-// r.Pattern, and runs the method's exchange (negotiate, bind, invoke;
-// the sink renders, the error handler answers errors), or the custom
-// route's handler.
+// r.Pattern, refuses a call whose class is at its cap (503, Retry-After)
+// and runs the method's exchange (negotiate, bind, invoke; the sink
+// renders, the error handler answers errors), or the custom route's
+// handler.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	t := g.routes.Tree()
 	path := r.URL.EscapedPath()
@@ -38,9 +40,16 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		g.serveCustom(w, r, &m, ep)
 		return
 	}
+	b := ep.Binding
+	class := classlimit.Of(b.ClientStreams, b.ServerStreams, upgrade)
+	if err := g.classes.Acquire(class); err != nil {
+		g.refuse(w, r, err, b.ClientStreams)
+		return
+	}
+	defer g.classes.Release(class)
 	x := exchange.Get(&g.env, w, r)
 	defer exchange.Put(x)
-	x.Match, x.Binding, x.Recorder = m, ep.Binding, rec
+	x.Match, x.Binding, x.Recorder = m, b, rec
 	if upgrade {
 		ws.Serve(x)
 		return
@@ -52,6 +61,19 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x.Invoke()
+}
+
+// refuse answers a call its class has no room for: 503 with Retry-After.
+// A request stream over HTTP/1.x is not read: its connection is closed
+// after the answer, which net/http would otherwise hold back until it had
+// read the rest of a body that may never end.
+func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, err error, requestStream bool) {
+	h := w.Header()
+	httperr.SetRetryAfter(h, err)
+	if requestStream && r.ProtoMajor == 1 {
+		h.Set("Connection", "close")
+	}
+	g.env.Render.ErrorHandler(w, r, err)
 }
 
 // noRoute answers a request no route matched: 405 with Allow when the

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,17 +21,22 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest/internal/grpcproxy"
+	"github.com/protorest/protorest/internal/headers"
 )
 
 // upstream is a real gRPC server: Echo-like unary and bidi calls that
-// report the metadata and deadline they saw, and a call that fails with
+// report the metadata and deadline they saw (a unary reply of
+// ResponseSize bytes when it is set), and a call that fails with
 // details.
 type upstream struct {
 	testgrpc.UnimplementedTestServiceServer
 	canceled chan struct{}
+	deadline atomic.Int64 // how far away the last UnaryCall's deadline was; 0: none
+	calls    atomic.Int64 // UnaryCalls
 }
 
 func (u *upstream) UnaryCall(ctx context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+	u.calls.Add(1)
 	md, _ := metadata.FromIncomingContext(ctx)
 	if string(req.GetPayload().GetBody()) == "fail" {
 		st, _ := status.New(codes.FailedPrecondition, "told to fail").WithDetails(&errdetails.ErrorInfo{Reason: "TOLD", Domain: "test"})
@@ -41,14 +47,22 @@ func (u *upstream) UnaryCall(ctx context.Context, req *testgrpc.SimpleRequest) (
 		close(u.canceled)
 		return nil, ctx.Err()
 	}
-	_, hasDeadline := ctx.Deadline()
+	dl, hasDeadline := ctx.Deadline()
+	u.deadline.Store(0)
+	if hasDeadline {
+		u.deadline.Store(int64(time.Until(dl)))
+	}
 	grpc.SetHeader(ctx, metadata.Pairs("x-up-header", "h"))
 	grpc.SetTrailer(ctx, metadata.Pairs("x-up-trailer", "t"))
 	tenant := strings.Join(md.Get("x-tenant"), ",")
 	if hasDeadline {
 		tenant += "+deadline"
 	}
-	return &testgrpc.SimpleResponse{Username: tenant, Payload: req.GetPayload()}, nil
+	payload := req.GetPayload()
+	if n := req.GetResponseSize(); n > 0 {
+		payload = &testgrpc.Payload{Body: make([]byte, n)}
+	}
+	return &testgrpc.SimpleResponse{Username: tenant, Payload: payload}, nil
 }
 
 func (u *upstream) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServer) error {
@@ -66,9 +80,9 @@ func (u *upstream) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServ
 	}
 }
 
-// start serves up behind a proxy on an h2c port of net/http, and returns
-// a client of the proxy.
-func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
+// start serves up behind a proxy (with s) on an h2c port of net/http,
+// and returns a client of the proxy.
+func start(t testing.TB, s ...grpcproxy.Settings) (testgrpc.TestServiceClient, *upstream) {
 	t.Helper()
 	up := &upstream{canceled: make(chan struct{})}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -79,14 +93,14 @@ func start(t *testing.T) (testgrpc.TestServiceClient, *upstream) {
 	testgrpc.RegisterTestServiceServer(srv, up)
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
-	client, _ := startProxy(t, lis.Addr().String())
+	client, _ := startProxy(t, lis.Addr().String(), s...)
 	return client, up
 }
 
-// startProxy serves a proxy to the upstream at target on an h2c port of
-// net/http, and returns a client of the proxy and the errors the proxy
-// reported, in order.
-func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan error) {
+// startProxy serves a proxy to the upstream at target (with s, if given)
+// on an h2c port of net/http, and returns a client of the proxy and the
+// errors the proxy reported, in order.
+func startProxy(t testing.TB, target string, s ...grpcproxy.Settings) (testgrpc.TestServiceClient, <-chan error) {
 	t.Helper()
 	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -94,7 +108,11 @@ func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan
 	}
 	t.Cleanup(func() { conn.Close() })
 	failed := make(chan error, 10)
-	proxy := grpcproxy.New(conn, func(ctx context.Context, err error) {
+	var settings grpcproxy.Settings
+	if len(s) > 0 {
+		settings = s[0]
+	}
+	settings.Failed = func(ctx context.Context, err error) {
 		if ctx.Value(requestKey{}) == nil {
 			err = errors.New("the call's context is not the request's")
 		}
@@ -102,7 +120,8 @@ func startProxy(t *testing.T, target string) (testgrpc.TestServiceClient, <-chan
 		case failed <- err:
 		default: // a test that does not read them
 		}
-	})
+	}
+	proxy := grpcproxy.New(conn, settings)
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, true))
 		if !grpcproxy.IsGRPC(r) {
@@ -267,6 +286,96 @@ func TestIsGRPC(t *testing.T) {
 		r.Header.Set("Content-Type", tt.ct)
 		if got := grpcproxy.IsGRPC(r); got != tt.want {
 			t.Errorf("IsGRPC(HTTP/%d, %q) = %v, want %v", tt.major, tt.ct, got, tt.want)
+		}
+	}
+}
+
+// TestProxyDeadlines: a unary method the proxy knows gets the default
+// deadline; a method it does not know (it may stream) gets none; a
+// deadline the client gives is clamped to the longest allowed, either
+// way.
+func TestProxyDeadlines(t *testing.T) {
+	t.Parallel()
+	policy := &headers.Policy{DefaultTimeout: 7 * time.Second, MaxTimeout: 9 * time.Second}
+	unary := func(path string) grpcproxy.MethodKind {
+		return grpcproxy.MethodKind{Known: path == "/grpc.testing.TestService/UnaryCall"}
+	}
+	for _, tt := range []struct {
+		name   string
+		method func(string) grpcproxy.MethodKind
+		client time.Duration // the client's deadline; 0: none
+		want   time.Duration // the upstream's; 0: none
+	}{
+		{"known unary", unary, 0, 7 * time.Second},
+		{"known unary, a long deadline", unary, time.Hour, 9 * time.Second},
+		{"known unary, a short deadline", unary, 3 * time.Second, 3 * time.Second},
+		{"unknown", nil, 0, 0},
+		{"unknown, a long deadline", nil, time.Hour, 9 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, up := start(t, grpcproxy.Settings{Headers: policy, Method: tt.method})
+			ctx := context.Background()
+			if tt.client > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.client)
+				defer cancel()
+			}
+			if _, err := c.UnaryCall(ctx, &testgrpc.SimpleRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			got := time.Duration(up.deadline.Load())
+			if tt.want == 0 && got != 0 || got > tt.want || got < tt.want-2*time.Second {
+				t.Errorf("the upstream's deadline: %v away, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkProxyUnary is a unary call of 1 KiB each way through the
+// proxy, on loopback: the allocations are the client's, the proxy's and
+// the upstream's.
+func BenchmarkProxyUnary(b *testing.B) {
+	c, _ := start(b, grpcproxy.Settings{
+		MaxRecv: 4 << 20, MaxSend: 4 << 20, ReadIdleTimeout: 30 * time.Second, StreamIdleTimeout: 5 * time.Minute,
+		Headers: &headers.Policy{MaxMetadataBytes: 8 << 10, DefaultTimeout: 30 * time.Second, MaxTimeout: 5 * time.Minute},
+		Method:  func(string) grpcproxy.MethodKind { return grpcproxy.MethodKind{Known: true} },
+	})
+	req := &testgrpc.SimpleRequest{Payload: &testgrpc.Payload{Body: make([]byte, 1024)}}
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "x-tenant", "t1")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.UnaryCall(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestProxyMessageLimits: a request message over MaxRecv is refused
+// before the upstream is called, and an upstream reply over MaxSend is
+// refused as it arrives: RESOURCE_EXHAUSTED both; a call within both
+// passes.
+func TestProxyMessageLimits(t *testing.T) {
+	t.Parallel()
+	c, up := start(t, grpcproxy.Settings{MaxRecv: 1 << 20, MaxSend: 1 << 20,
+		Method: func(string) grpcproxy.MethodKind { return grpcproxy.MethodKind{Known: true} }})
+	for _, tt := range []struct {
+		name      string
+		req, resp int // payload sizes
+		want      codes.Code
+	}{
+		{"within", 1000, 1000, codes.OK},
+		{"request", 2 << 20, 10, codes.ResourceExhausted},
+		{"reply", 10, 2 << 20, codes.ResourceExhausted},
+	} {
+		calls := up.calls.Load()
+		_, err := c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{
+			Payload: &testgrpc.Payload{Body: make([]byte, tt.req)}, ResponseSize: int32(tt.resp)})
+		if status.Code(err) != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+		if called := up.calls.Load() > calls; called == (tt.name == "request") {
+			t.Errorf("%s: the upstream called: %v", tt.name, called)
 		}
 	}
 }

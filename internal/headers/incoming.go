@@ -22,6 +22,12 @@ import (
 // they stand for. Then each annotator's metadata is appended (see
 // annotate). The whole must fit MaxMetadataBytes.
 func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
+	return p.metadata(r, false)
+}
+
+// metadata is Metadata, or GRPCMetadata when verbatim: each header under
+// its own name instead of the name the incoming matcher gives.
+func (p *Policy) metadata(r *http.Request, verbatim bool) (metadata.MD, error) {
 	total := 2 // the forwarded host and for
 	for _, vs := range r.Header {
 		total += len(vs)
@@ -38,7 +44,13 @@ func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
 				}
 			}
 		}
-		name, ok := p.metadataKey(key)
+		var name string
+		var ok bool
+		if verbatim {
+			name, ok = grpcKey(key)
+		} else {
+			name, ok = p.metadataKey(key)
+		}
 		if !ok {
 			continue
 		}

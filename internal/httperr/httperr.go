@@ -87,8 +87,9 @@ func HasOwnStatus(err error) bool {
 // one the code table gives (405 for UNIMPLEMENTED, 413 for
 // RESOURCE_EXHAUSTED).
 type httpError struct {
-	st   *status.Status
-	code int
+	st    *status.Status
+	code  int
+	retry bool // Busy: answered with Retry-After
 }
 
 func (e *httpError) Error() string              { return e.st.Message() }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/timeouts"
 )
 
 // StreamMethod calls an in-process streaming method through the stream
@@ -64,7 +65,7 @@ type serverStream struct {
 	out   exchange.Sink
 	src   exchange.Source
 	stats *callStats // nil without a stats handler
-	idle  *exchange.IdleWatch
+	idle  *timeouts.IdleWatch
 }
 
 var _ grpc.ServerStream = (*serverStream)(nil)

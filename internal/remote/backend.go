@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protorest/protorest/internal/config"
@@ -66,6 +67,7 @@ type Backend struct {
 	load     func(context.Context, grpc.ClientConnInterface) (*descsource.Set, error)
 	entries  plan.Entries
 	services []string
+	descs    []protoreflect.ServiceDescriptor // of services
 	types    *dynamicpb.Types
 	err      error // why nothing is loaded yet, for a pending backend
 
@@ -138,3 +140,18 @@ func (rm *Backend) Entries() plan.Entries { return rm.entries }
 
 // Services are the services rm's last load registered.
 func (rm *Backend) Services() []string { return rm.services }
+
+// Method returns the descriptor of a method that a backend's last load
+// registered, or nil.
+func (b *Backends) Method(service protoreflect.FullName, method protoreflect.Name) protoreflect.MethodDescriptor {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, rm := range b.list {
+		for _, sd := range rm.descs {
+			if sd.FullName() == service {
+				return sd.Methods().ByName(method)
+			}
+		}
+	}
+	return nil
+}

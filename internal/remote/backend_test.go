@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest/internal/codec"
@@ -124,5 +125,39 @@ func TestBackendsPending(t *testing.T) {
 	}
 	if b.Pending() || !routes(&table, http.MethodGet, "/v1/probes/a") {
 		t.Error("a failed reload dropped the routes")
+	}
+}
+
+// TestBackendsMethod: a loaded backend's methods are found, with their
+// kind; another service's, or a name of no method, are not.
+func TestBackendsMethod(t *testing.T) {
+	t.Parallel()
+	var table route.Table[*exchange.Endpoint]
+	b, _, o := newBackends(t, &table)
+	if b.Method("conf.v1.Probes", "Chat") != nil {
+		t.Fatal("a method found before any backend is loaded")
+	}
+	if err := b.Register(context.Background(), dial(t), o); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"conf.v1.Probes/Ping": "unary", "conf.v1.Probes/Chat": "bidi", "conf.v1.Probes/Watch": "server",
+		"conf.v1.Probes/Nope": "", "conf.v1.Other/Ping": "", "conf.v1.Probes/": "", "/Ping": "",
+	} {
+		service, method, _ := strings.Cut(name, "/")
+		got := ""
+		if md := b.Method(protoreflect.FullName(service), protoreflect.Name(method)); md != nil {
+			switch {
+			case md.IsStreamingClient() && md.IsStreamingServer():
+				got = "bidi"
+			case md.IsStreamingServer():
+				got = "server"
+			default:
+				got = "unary"
+			}
+		}
+		if got != want {
+			t.Errorf("Method(%q): %q, want %q", name, got, want)
+		}
 	}
 }

@@ -62,7 +62,7 @@ func (b *Backends) load(ctx context.Context, rm *Backend) error {
 		return err
 	}
 	b.mu.Lock()
-	rm.entries, rm.services, rm.types, rm.err, rm.fingerprint = entries, names, types, nil, sum
+	rm.entries, rm.services, rm.descs, rm.types, rm.err, rm.fingerprint = entries, names, set.Services, types, nil, sum
 	b.mu.Unlock()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/protorest/protorest/internal/httperr"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -36,7 +37,8 @@ func (e *unreachableError) Is(target error) bool       { return target == ErrUnr
 // call that opened no stream (opened is false: grpc-go found no
 // connection, its resolver or balancer failed), or of a stream whose
 // connection broke, in grpc-go's words for that. Any other error, an
-// UNAVAILABLE the backend sent among them, is returned as it is.
+// UNAVAILABLE the backend sent among them, is returned as it is, and so
+// is a Busy one (httperr.IsBusy: a pool with no stream to spare).
 func Unreachable(err error, opened bool) error {
 	// grpc-go's errors carry their status themselves; anything else (nil,
 	// io.EOF) costs no conversion.
@@ -48,6 +50,9 @@ func Unreachable(err error, opened bool) error {
 	msg := st.Message()
 	switch st.Code() {
 	case codes.Unavailable:
+		if httperr.IsBusy(err) {
+			return err // no stream to spare (connpool): the client may retry
+		}
 		if !opened || connectionLost(msg) {
 			return &unreachableError{err}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/protorest/protorest/internal/httperr"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -41,6 +42,7 @@ func TestUnreachable(t *testing.T) {
 		{"refused by goaway", unavailable("the stream is rejected because server is draining the connection"), true, true},
 		{"client closing", unavailable("grpc: the connection is closing"), true, true},
 		{"the backend's own", unavailable("database down"), true, false},
+		{"no stream to spare (connpool)", httperr.Busy("every connection is at its limit"), false, false},
 		{"the backend's own, behind a proxy", unavailable(`unexpected HTTP status code received from server: 503 (Service Unavailable); transport: received unexpected content-type "text/html"`), true, false},
 		{"deadline", status.Error(codes.DeadlineExceeded, "context deadline exceeded"), false, false},
 		{"deadline while connecting", status.Error(codes.DeadlineExceeded, "context deadline exceeded while waiting for connections to become ready"), false, false},

@@ -90,7 +90,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	defer bufpool.Put(buf)
 	body, contentType, hold, err := a.Cfg.Render(a.R.Context(), a.Plan, buf.AvailableBuffer(), msg, a.Out)
 	if err != nil {
-		setRetryAfter(a.W.Header(), err)
+		httperr.SetRetryAfter(a.W.Header(), err)
 		a.Cfg.ErrorHandler(a.W, a.R, err)
 		return
 	}
@@ -191,7 +191,7 @@ func (a *Reply) Error(err error, trailer metadata.MD) {
 	if send {
 		headers.DeclareTrailers(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer)
 	}
-	setRetryAfter(a.W.Header(), err)
+	httperr.SetRetryAfter(a.W.Header(), err)
 	a.Cfg.ErrorHandler(a.W, a.R, err)
 	if send {
 		headers.Write(a.W.Header(), trailer, a.Cfg.Headers.OutgoingTrailer, "")

@@ -76,13 +76,13 @@ func setWriteDeadline(w http.ResponseWriter, t time.Time) bool {
 // writes counted and bounded as a response is: it takes what an error
 // response holds (heldOverhead) from the budget if there is room at once
 // (an error is answered without waiting), and its writing is bounded by
-// the write timeout; with no room, or for ErrBusy, by
+// the write timeout; with no room, or for a Busy error, by
 // refusedWriteTimeout.
 func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
 		d := c.WriteTimeout
 		hold, room := c.Budget.TryTake(r.Context(), heldOverhead)
-		if !room || err == ErrBusy {
+		if !room || httperr.IsBusy(err) {
 			d = refusedWriteTimeout
 		}
 		limit := limitWrite(w, r, d, false)

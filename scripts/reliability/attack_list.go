@@ -35,11 +35,21 @@ func attackList(z attackSizes) []attack {
 			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, 1) }},
 		{name: "large-replies", desc: fmt.Sprintf("%d 60 MiB upstream replies at once", z.largeBatch),
 			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, z.largeBatch) }},
-		{name: "held-passthrough", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, all held by gRPC pass-through server streams (over one h2c connection to serve), for %s", z.held, z.hold),
+		{name: "held-passthrough", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams a connection, and %d gRPC pass-through server streams held (over one h2c connection to serve), for %s", z.held, z.held, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string { return holdPassThrough(ctx, e, z.held, z.hold) }},
-		{name: "held-streams", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, all held by REST server streams (GET /v1/hold, HTTP/1.1), for %s", z.held, z.hold),
+		{name: "held-streams", upstream: held, desc: fmt.Sprintf("the same, %d REST server streams held (GET /v1/hold, HTTP/1.1)", z.held),
 			run: func(ctx context.Context, e *attackEnv) string { return holdREST(ctx, e, "/v1/hold", z.held, z.hold) }},
-		{name: "held-unary", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams, and %d slow unary calls held (GET /v1/sleep, HTTP/1.1), for %s", z.held, z.slowUnary, z.hold),
+		{name: "held-client-streams", upstream: held, desc: fmt.Sprintf("the same, %d REST client streams held (POST /v1/collect, HTTP/1.1, one message and the body left open)", z.held),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return holdBodies(ctx, e, "/v1/collect", z.held, z.hold)
+			}},
+		{name: "held-bidi-streams", upstream: held, desc: fmt.Sprintf("the same, %d REST bidirectional streams held (POST /v1/talk, HTTP/1.1, one message and the body left open)", z.held),
+			run: func(ctx context.Context, e *attackEnv) string { return holdBodies(ctx, e, "/v1/talk", z.held, z.hold) }},
+		{name: "held-websockets", upstream: held, desc: fmt.Sprintf("the same, %d WebSockets held (on GET /v1/hold, a server stream)", z.held),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return holdWebSockets(ctx, e, "/v1/hold", z.held, z.hold)
+			}},
+		{name: "held-unary", upstream: held, desc: fmt.Sprintf("the same, %d slow unary calls held (GET /v1/sleep, HTTP/1.1)", z.slowUnary),
 			run: func(ctx context.Context, e *attackEnv) string {
 				return holdREST(ctx, e, "/v1/sleep", z.slowUnary, z.hold)
 			}},

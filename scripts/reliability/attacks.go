@@ -19,7 +19,9 @@ import (
 // (backend.go): a gzip bomb through the gRPC pass-through, HTTP/2 readers
 // that never open their window (unary and streams), slow HTTP/1.1
 // readers, 60 MiB upstream replies, an upstream that allows 100 streams
-// with 100 of them held, and Content-Length with Transfer-Encoding. A row
+// a connection with 100 of them held (pass-through, server, client and
+// bidirectional streams, WebSockets) or 400 slow unary calls, and
+// Content-Length with Transfer-Encoding. A row
 // per attack: serve's RSS before, its peak during (VmHWM: the process is
 // new), its RSS settle after the attack ended, a legitimate client's
 // latency during it, and what the attack itself got.

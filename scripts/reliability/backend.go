@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -34,6 +35,7 @@ type backend struct {
 	server *grpc.Server
 	addr   string
 	calls  atomic.Int64
+	held   atomic.Int64 // calls of the methods that hold, in progress
 }
 
 // startBackend serves on a free loopback port.
@@ -74,10 +76,15 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		return status.Errorf(codes.Unimplemented, "unknown service %s", service)
 	}
 	b.calls.Add(1)
+	switch method {
+	case "Sleep", "Hold", "Collect", "Talk":
+		b.held.Add(1)
+		defer b.held.Add(-1)
+	}
 	ctx := stream.Context()
 	var in, out proto.Message
 	switch method {
-	case "Ping", "Sleep", "Deadline", "Hold":
+	case "Ping", "Sleep", "Deadline", "Hold", "Collect", "Talk":
 		in = &emptypb.Empty{}
 	case "Echo":
 		in = &structpb.Struct{}
@@ -96,6 +103,18 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		out = &emptypb.Empty{}
 	case "Flood":
 		return flood(stream, in.(*wrapperspb.Int64Value).GetValue())
+	case "Collect", "Talk":
+		for {
+			if err := stream.RecvMsg(in); err == io.EOF {
+				break
+			} else if err != nil {
+				return err
+			}
+		}
+		if method == "Talk" {
+			return nil
+		}
+		out = &emptypb.Empty{}
 	case "Echo":
 		out = in
 	case "Sleep", "Hold":

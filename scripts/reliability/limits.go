@@ -56,9 +56,10 @@ func runLimits(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer std.Stop()
+	std.upstream = b
 	lowered := upstream
 	for _, f := range flags {
-		if p, ok := limitProbes[f.name]; ok && p.lowered != "" {
+		if p, ok := probeOf(f.name); ok && p.lowered != "" {
 			lowered = append(lowered, "--"+f.name+"="+p.lowered)
 		}
 	}
@@ -67,10 +68,11 @@ func runLimits(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer short.Stop()
+	short.upstream = b
 
 	t := newTable(stdout, "flag", "default", "--help says", "breaching request", "answer (measured)", "upstream calls")
 	for _, f := range flags {
-		p, ok := limitProbes[f.name]
+		p, ok := probeOf(f.name)
 		if !ok {
 			t.Row("`--"+f.name+"`", f.def, f.help, "not sent: scripts/reliability has no probe for this flag yet", "", "")
 			continue
@@ -91,6 +93,15 @@ func runLimits(ctx context.Context, args []string, stdout io.Writer) error {
 		t.Row("`--"+f.name+"`", f.def, f.help, req, answer, strconv.FormatInt(calls, 10))
 	}
 	return nil
+}
+
+// probeOf is the probe of the flag name, if there is one.
+func probeOf(name string) (limitProbe, bool) {
+	if p, ok := limitProbes[name]; ok {
+		return p, true
+	}
+	p, ok := capProbes[name]
+	return p, ok
 }
 
 // A limitProbe breaches one limit: run sends the request to target and

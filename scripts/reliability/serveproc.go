@@ -19,6 +19,8 @@ type serveProc struct {
 	cmd  *exec.Cmd
 	addr string // host:port it listens on
 	args []string
+
+	upstream *backend // the limits table's, for the probes that count held calls
 }
 
 // servingLine is what serve prints on stdout once it listens.

@@ -2,43 +2,19 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
+
+	"github.com/protorest/protorest/bench/internal/mdsection"
 )
 
-// sig formats v with 3 significant digits (at least the integer part),
-// with thousands separators.
-func sig(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	digits := 3 - int(math.Floor(math.Log10(math.Abs(v)))) - 1
-	if digits < 0 {
-		digits = 0
-	}
-	return commas(strconv.FormatFloat(v, 'f', digits, 64))
-}
+// sig formats v with 3 significant digits (mdsection.Sig).
+func sig(v float64) string { return mdsection.Sig(v) }
 
 // commas puts thousands separators into a formatted number.
-func commas(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
-}
+func commas(s string) string { return mdsection.Commas(s) }
+
+// table is a Markdown table.
+type table = mdsection.Table
 
 // fmtTime formats nanoseconds.
 func fmtTime(ns float64) string {
@@ -93,32 +69,6 @@ func fmtValue(v float64, unit string) string {
 		}
 	}
 	return sig(v) + " " + unit
-}
-
-// A table is a Markdown table.
-type table struct {
-	head  []string
-	align string // per column: 'l' or 'r'
-	rows  [][]string
-}
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) String() string {
-	var b strings.Builder
-	b.WriteString("| " + strings.Join(t.head, " | ") + " |\n|")
-	for i := range t.head {
-		if i < len(t.align) && t.align[i] == 'r' {
-			b.WriteString("---:|")
-		} else {
-			b.WriteString("---|")
-		}
-	}
-	b.WriteString("\n")
-	for _, r := range t.rows {
-		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
-	}
-	return b.String()
 }
 
 // cell formats view's value of name in unit, or "—".

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/protorest/protorest/bench/internal/mdsection"
 )
 
 // benchPkg is the benchmark suite's package.
@@ -90,7 +92,7 @@ func Report(res *Results, meta Meta) string {
 	p("The status is that of the ratio of the medians. _Per pass_ is the same ratio computed on each pass's samples ")
 	p("alone, which were measured seconds apart: their median, and in how many passes the target held. ")
 	p("Where the two disagree, the outcome is within the machine's noise.\n\n")
-	tt := table{head: []string{"target", "measured (medians)", "per pass", "status"}, align: "lrrl"}
+	tt := table{Head: []string{"target", "measured (medians)", "per pass", "status"}, Align: "lrrl"}
 	for _, tr := range EvalTargets(res, benchPkg, Targets) {
 		status, detail, passes := "not measured", tr.Detail, "—"
 		if tr.Measured {
@@ -105,7 +107,7 @@ func Report(res *Results, meta Meta) string {
 		if detail == "" {
 			detail = "—"
 		}
-		tt.add(tr.Desc, detail, passes, status)
+		tt.Add(tr.Desc, detail, passes, status)
 	}
 	p("%s\n", &tt)
 
@@ -122,29 +124,29 @@ func Report(res *Results, meta Meta) string {
 			{"Bytes allocated per request", "B/op"},
 		} {
 			p("%s:\n\n", m.title)
-			t := table{head: []string{"op"}, align: "l"}
+			t := table{Head: []string{"op"}, Align: "l"}
 			for _, peer := range peers {
-				t.head = append(t.head, peerLabel(peer))
-				t.align += "r"
+				t.Head = append(t.Head, peerLabel(peer))
+				t.Align += "r"
 			}
 			for _, op := range ops {
 				row := []string{op}
 				for _, peer := range peers {
 					row = append(row, cell(v, peerName(op, peer), m.unit))
 				}
-				t.add(row...)
+				t.Add(row...)
 			}
 			p("%s\n", &t)
 		}
 		p("Ratios (protorest / grpc-gateway, protorest / floor; below 1 protorest is faster or allocates less):\n\n")
 		t := table{
-			head: []string{"op", "time, in-proc vs gw", "allocs, in-proc vs gw", "time, TCP vs gw", "time, Unix vs gw",
+			Head: []string{"op", "time, in-proc vs gw", "allocs, in-proc vs gw", "time, TCP vs gw", "time, Unix vs gw",
 				"time, in-proc vs floor", "allocs, in-proc vs floor"},
-			align: "lrrrrrr",
+			Align: "lrrrrrr",
 		}
 		for _, op := range ops {
 			pn := func(peer string) string { return peerName(op, peer) }
-			t.add(op,
+			t.Add(op,
 				ratioCell(v, pn(prInProc), pn(gwInProc), "ns/op"),
 				ratioCell(v, pn(prInProc), pn(gwInProc), "allocs/op"),
 				ratioCell(v, pn(prTCP), pn(gwTCP), "ns/op"),
@@ -160,7 +162,7 @@ func Report(res *Results, meta Meta) string {
 		p("n items; _vs protojson_ is protojson's time over the codec's (above 1 the codec is faster). ")
 		p("`encoding-json` works on the floor's plain structs; `proto` and `vtprotobuf` (the methods protoc-gen-go-vtproto generates, ")
 		p("which protorest's binary codec uses when a message has them) are the binary encoding, for scale.\n\n")
-		t := table{head: []string{"", "n", "codec", "time/op", "vs protojson", "B/op", "allocs/op"}, align: "lrlrrrr"}
+		t := table{Head: []string{"", "n", "codec", "time/op", "vs protojson", "B/op", "allocs/op"}, Align: "lrlrrrr"}
 		for _, dir := range dirs {
 			for _, ns := range v.Sub("BenchmarkCodec/"+dir, 0) {
 				n, err := strconv.Atoi(ns)
@@ -173,7 +175,7 @@ func Report(res *Results, meta Meta) string {
 					if c != protojson {
 						vs = ratioCell(v, codecName(dir, n, protojson), name, "ns/op")
 					}
-					t.add(dir, ns, "`"+c+"`", cell(v, name, "ns/op"), vs, cell(v, name, "B/op"), cell(v, name, "allocs/op"))
+					t.Add(dir, ns, "`"+c+"`", cell(v, name, "ns/op"), vs, cell(v, name, "B/op"), cell(v, name, "allocs/op"))
 				}
 			}
 		}
@@ -185,15 +187,15 @@ func Report(res *Results, meta Meta) string {
 		p("### Routing (BenchmarkRouting)\n\n")
 		p("Dispatching a GET among n AIP-style routes registered with `HandlePath`, matching one in the middle; ")
 		p("the handler does nothing.\n\n")
-		t := table{head: []string{"routes"}, align: "r"}
+		t := table{Head: []string{"routes"}, Align: "r"}
 		for _, r := range routers {
-			t.head = append(t.head, r+" time/op", r+" allocs/op", r+" vs 1 route")
-			t.align += "rrr"
+			t.Head = append(t.Head, r+" time/op", r+" allocs/op", r+" vs 1 route")
+			t.Align += "rrr"
 		}
 		hasRatio := slices.Contains(routers, routerPR) && slices.Contains(routers, routerGW)
 		if hasRatio {
-			t.head = append(t.head, "protorest / grpc-gateway")
-			t.align += "r"
+			t.Head = append(t.Head, "protorest / grpc-gateway")
+			t.Align += "r"
 		}
 		for _, ns := range counts {
 			n, err := strconv.Atoi(ns)
@@ -208,7 +210,7 @@ func Report(res *Results, meta Meta) string {
 			if hasRatio {
 				row = append(row, ratioCell(v, routingName(n, routerPR), routingName(n, routerGW), "ns/op"))
 			}
-			t.add(row...)
+			t.Add(row...)
 		}
 		p("%s\n", &t)
 	}
@@ -217,11 +219,11 @@ func Report(res *Results, meta Meta) string {
 		p("### Message size (BenchmarkMessageSize)\n\n")
 		p("An `EchoMessage` whose text field has the given size; time per message and throughput of the payload.\n\n")
 		codecs := v.Sub("BenchmarkMessageSize", 2)
-		t := table{head: []string{"size"}, align: "l"}
+		t := table{Head: []string{"size"}, Align: "l"}
 		for _, d := range dirs {
 			for _, c := range codecs {
-				t.head = append(t.head, d+" "+c)
-				t.align += "r"
+				t.Head = append(t.Head, d+" "+c)
+				t.Align += "r"
 			}
 		}
 		for _, size := range v.Sub("BenchmarkMessageSize", 1) {
@@ -236,7 +238,7 @@ func Report(res *Results, meta Meta) string {
 					row = append(row, cellText)
 				}
 			}
-			t.add(row...)
+			t.Add(row...)
 		}
 		p("%s\n", &t)
 	}
@@ -253,7 +255,7 @@ func Report(res *Results, meta Meta) string {
 		p("<details><summary>%d benchmarks in %d packages</summary>\n\n", countNames(res, core), len(core))
 		for _, pkg := range core {
 			p("`%s`\n\n", pkg)
-			t := table{head: []string{"benchmark", "time/op", "B/op", "allocs/op", "other"}, align: "lrrrl"}
+			t := table{Head: []string{"benchmark", "time/op", "B/op", "allocs/op", "other"}, Align: "lrrrl"}
 			cv := View{res, pkg, -1}
 			for _, name := range res.Names[pkg] {
 				var other []string
@@ -262,7 +264,7 @@ func Report(res *Results, meta Meta) string {
 						other = append(other, cell(cv, name, u))
 					}
 				}
-				t.add("`"+strings.TrimPrefix(name, "Benchmark")+"`", cell(cv, name, "ns/op"), cell(cv, name, "B/op"),
+				t.Add("`"+strings.TrimPrefix(name, "Benchmark")+"`", cell(cv, name, "ns/op"), cell(cv, name, "B/op"),
 					cell(cv, name, "allocs/op"), strings.Join(other, ", "))
 			}
 			p("%s\n", &t)
@@ -310,34 +312,7 @@ const (
 )
 
 // Splice puts section between the markers of doc, leaving the rest of doc
-// as it is. Without markers, it inserts them, around section, before the
-// first second-level heading after the document's title (after the title
-// and its introduction), or at the end if there is none.
+// as it is (mdsection.Splice).
 func Splice(doc, section string) (string, error) {
-	block := beginMarker + "\n" + section + endMarker
-	i := strings.Index(doc, beginMarker)
-	j := strings.Index(doc, endMarker)
-	switch {
-	case i >= 0 && j > i:
-		return doc[:i] + block + doc[j+len(endMarker):], nil
-	case i >= 0 || j >= 0:
-		return "", fmt.Errorf("one of %s and %s without the other, or in the wrong order", beginMarker, endMarker)
-	}
-	lines := strings.SplitAfter(doc, "\n")
-	off, seenTitle := 0, false
-	for _, l := range lines {
-		if strings.HasPrefix(l, "# ") {
-			seenTitle = true
-		} else if seenTitle && strings.HasPrefix(l, "## ") {
-			return doc[:off] + block + "\n\n" + doc[off:], nil
-		}
-		off += len(l)
-	}
-	if doc != "" && !strings.HasSuffix(doc, "\n") {
-		doc += "\n"
-	}
-	if doc != "" {
-		doc += "\n"
-	}
-	return doc + block + "\n", nil
+	return mdsection.Splice(doc, section, beginMarker, endMarker)
 }

@@ -330,6 +330,98 @@ func (x *ListBooksResponse) GetNextPageToken() string {
 	return ""
 }
 
+// SearchBooksRequest's criteria are all optional; a book must meet every
+// one given.
+type SearchBooksRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// shelves/{shelf}.
+	Parent string `protobuf:"bytes,1,opt,name=parent,proto3" json:"parent,omitempty"`
+	// The author, exactly.
+	Author string `protobuf:"bytes,2,opt,name=author,proto3" json:"author,omitempty"`
+	// At least this many pages.
+	MinPages int32 `protobuf:"varint,3,opt,name=min_pages,json=minPages,proto3" json:"min_pages,omitempty"`
+	// Every one of these topics.
+	Topics []string `protobuf:"bytes,4,rep,name=topics,proto3" json:"topics,omitempty"`
+	// Published after this time.
+	PublishedAfter *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=published_after,json=publishedAfter,proto3" json:"published_after,omitempty"`
+	// At most this many books; 0 means 20.
+	PageSize      int32 `protobuf:"varint,6,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchBooksRequest) Reset() {
+	*x = SearchBooksRequest{}
+	mi := &file_bench_library_v1_library_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchBooksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchBooksRequest) ProtoMessage() {}
+
+func (x *SearchBooksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_bench_library_v1_library_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchBooksRequest.ProtoReflect.Descriptor instead.
+func (*SearchBooksRequest) Descriptor() ([]byte, []int) {
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SearchBooksRequest) GetParent() string {
+	if x != nil {
+		return x.Parent
+	}
+	return ""
+}
+
+func (x *SearchBooksRequest) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *SearchBooksRequest) GetMinPages() int32 {
+	if x != nil {
+		return x.MinPages
+	}
+	return 0
+}
+
+func (x *SearchBooksRequest) GetTopics() []string {
+	if x != nil {
+		return x.Topics
+	}
+	return nil
+}
+
+func (x *SearchBooksRequest) GetPublishedAfter() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PublishedAfter
+	}
+	return nil
+}
+
+func (x *SearchBooksRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
 type CreateBookRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// shelves/{shelf}.
@@ -342,7 +434,7 @@ type CreateBookRequest struct {
 
 func (x *CreateBookRequest) Reset() {
 	*x = CreateBookRequest{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[4]
+	mi := &file_bench_library_v1_library_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -354,7 +446,7 @@ func (x *CreateBookRequest) String() string {
 func (*CreateBookRequest) ProtoMessage() {}
 
 func (x *CreateBookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[4]
+	mi := &file_bench_library_v1_library_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -367,7 +459,7 @@ func (x *CreateBookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBookRequest.ProtoReflect.Descriptor instead.
 func (*CreateBookRequest) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{4}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CreateBookRequest) GetParent() string {
@@ -396,7 +488,7 @@ type UpdateBookRequest struct {
 
 func (x *UpdateBookRequest) Reset() {
 	*x = UpdateBookRequest{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[5]
+	mi := &file_bench_library_v1_library_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -408,7 +500,7 @@ func (x *UpdateBookRequest) String() string {
 func (*UpdateBookRequest) ProtoMessage() {}
 
 func (x *UpdateBookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[5]
+	mi := &file_bench_library_v1_library_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -421,7 +513,7 @@ func (x *UpdateBookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateBookRequest.ProtoReflect.Descriptor instead.
 func (*UpdateBookRequest) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{5}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *UpdateBookRequest) GetBook() *Book {
@@ -448,7 +540,7 @@ type DeleteBookRequest struct {
 
 func (x *DeleteBookRequest) Reset() {
 	*x = DeleteBookRequest{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[6]
+	mi := &file_bench_library_v1_library_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -460,7 +552,7 @@ func (x *DeleteBookRequest) String() string {
 func (*DeleteBookRequest) ProtoMessage() {}
 
 func (x *DeleteBookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[6]
+	mi := &file_bench_library_v1_library_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -473,7 +565,7 @@ func (x *DeleteBookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteBookRequest.ProtoReflect.Descriptor instead.
 func (*DeleteBookRequest) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{6}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DeleteBookRequest) GetName() string {
@@ -497,7 +589,7 @@ type EchoMessage struct {
 
 func (x *EchoMessage) Reset() {
 	*x = EchoMessage{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[7]
+	mi := &file_bench_library_v1_library_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -509,7 +601,7 @@ func (x *EchoMessage) String() string {
 func (*EchoMessage) ProtoMessage() {}
 
 func (x *EchoMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[7]
+	mi := &file_bench_library_v1_library_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -522,7 +614,7 @@ func (x *EchoMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EchoMessage.ProtoReflect.Descriptor instead.
 func (*EchoMessage) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{7}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EchoMessage) GetMessage() string {
@@ -570,7 +662,7 @@ type ListItemsRequest struct {
 
 func (x *ListItemsRequest) Reset() {
 	*x = ListItemsRequest{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[8]
+	mi := &file_bench_library_v1_library_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -582,7 +674,7 @@ func (x *ListItemsRequest) String() string {
 func (*ListItemsRequest) ProtoMessage() {}
 
 func (x *ListItemsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[8]
+	mi := &file_bench_library_v1_library_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -595,7 +687,7 @@ func (x *ListItemsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListItemsRequest.ProtoReflect.Descriptor instead.
 func (*ListItemsRequest) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{8}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListItemsRequest) GetN() int32 {
@@ -615,7 +707,7 @@ type ListItemsResponse struct {
 
 func (x *ListItemsResponse) Reset() {
 	*x = ListItemsResponse{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[9]
+	mi := &file_bench_library_v1_library_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -627,7 +719,7 @@ func (x *ListItemsResponse) String() string {
 func (*ListItemsResponse) ProtoMessage() {}
 
 func (x *ListItemsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[9]
+	mi := &file_bench_library_v1_library_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -640,7 +732,7 @@ func (x *ListItemsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListItemsResponse.ProtoReflect.Descriptor instead.
 func (*ListItemsResponse) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{9}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListItemsResponse) GetItems() []*Item {
@@ -677,7 +769,7 @@ type Item struct {
 
 func (x *Item) Reset() {
 	*x = Item{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[10]
+	mi := &file_bench_library_v1_library_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -689,7 +781,7 @@ func (x *Item) String() string {
 func (*Item) ProtoMessage() {}
 
 func (x *Item) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[10]
+	mi := &file_bench_library_v1_library_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -702,7 +794,7 @@ func (x *Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Item.ProtoReflect.Descriptor instead.
 func (*Item) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{10}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Item) GetName() string {
@@ -786,7 +878,7 @@ type Offer struct {
 
 func (x *Offer) Reset() {
 	*x = Offer{}
-	mi := &file_bench_library_v1_library_proto_msgTypes[11]
+	mi := &file_bench_library_v1_library_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -798,7 +890,7 @@ func (x *Offer) String() string {
 func (*Offer) ProtoMessage() {}
 
 func (x *Offer) ProtoReflect() protoreflect.Message {
-	mi := &file_bench_library_v1_library_proto_msgTypes[11]
+	mi := &file_bench_library_v1_library_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -811,7 +903,7 @@ func (x *Offer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Offer.ProtoReflect.Descriptor instead.
 func (*Offer) Descriptor() ([]byte, []int) {
-	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{11}
+	return file_bench_library_v1_library_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Offer) GetSeller() string {
@@ -850,7 +942,14 @@ const file_bench_library_v1_library_proto_rawDesc = "" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"i\n" +
 	"\x11ListBooksResponse\x12,\n" +
 	"\x05books\x18\x01 \x03(\v2\x16.bench.library.v1.BookR\x05books\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"W\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xdb\x01\n" +
+	"\x12SearchBooksRequest\x12\x16\n" +
+	"\x06parent\x18\x01 \x01(\tR\x06parent\x12\x16\n" +
+	"\x06author\x18\x02 \x01(\tR\x06author\x12\x1b\n" +
+	"\tmin_pages\x18\x03 \x01(\x05R\bminPages\x12\x16\n" +
+	"\x06topics\x18\x04 \x03(\tR\x06topics\x12C\n" +
+	"\x0fpublished_after\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x0epublishedAfter\x12\x1b\n" +
+	"\tpage_size\x18\x06 \x01(\x05R\bpageSize\"W\n" +
 	"\x11CreateBookRequest\x12\x16\n" +
 	"\x06parent\x18\x01 \x01(\tR\x06parent\x12*\n" +
 	"\x04book\x18\x02 \x01(\v2\x16.bench.library.v1.BookR\x04book\"|\n" +
@@ -895,10 +994,11 @@ const file_bench_library_v1_library_proto_rawDesc = "" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fSTATUS_IN_STOCK\x10\x01\x12\x14\n" +
 	"\x10STATUS_BACKORDER\x10\x02\x12\x17\n" +
-	"\x13STATUS_DISCONTINUED\x10\x032\x98\x06\n" +
+	"\x13STATUS_DISCONTINUED\x10\x032\x87\b\n" +
 	"\aLibrary\x12i\n" +
 	"\aGetBook\x12 .bench.library.v1.GetBookRequest\x1a\x16.bench.library.v1.Book\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/{name=shelves/*/books/*}\x12z\n" +
-	"\tListBooks\x12\".bench.library.v1.ListBooksRequest\x1a#.bench.library.v1.ListBooksResponse\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/{parent=shelves/*}/books\x12u\n" +
+	"\tListBooks\x12\".bench.library.v1.ListBooksRequest\x1a#.bench.library.v1.ListBooksResponse\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/{parent=shelves/*}/books\x12\x85\x01\n" +
+	"\vSearchBooks\x12$.bench.library.v1.SearchBooksRequest\x1a#.bench.library.v1.ListBooksResponse\"+\x82\xd3\xe4\x93\x02%\x12#/v1/{parent=shelves/*}/books:search\x12u\n" +
 	"\n" +
 	"CreateBook\x12#.bench.library.v1.CreateBookRequest\x1a\x16.bench.library.v1.Book\"*\x82\xd3\xe4\x93\x02$:\x04book\"\x1c/v1/{parent=shelves/*}/books\x12z\n" +
 	"\n" +
@@ -906,7 +1006,8 @@ const file_bench_library_v1_library_proto_rawDesc = "" +
 	"\n" +
 	"DeleteBook\x12#.bench.library.v1.DeleteBookRequest\x1a\x16.google.protobuf.Empty\"$\x82\xd3\xe4\x93\x02\x1e*\x1c/v1/{name=shelves/*/books/*}\x12Y\n" +
 	"\x04Echo\x12\x1d.bench.library.v1.EchoMessage\x1a\x1d.bench.library.v1.EchoMessage\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/echo\x12g\n" +
-	"\tListItems\x12\".bench.library.v1.ListItemsRequest\x1a#.bench.library.v1.ListItemsResponse\"\x11\x82\xd3\xe4\x93\x02\v\x12\t/v1/itemsBGZEgithub.com/protorest/protorest/bench/proto/bench/library/v1;libraryv1b\x06proto3"
+	"\tListItems\x12\".bench.library.v1.ListItemsRequest\x1a#.bench.library.v1.ListItemsResponse\"\x11\x82\xd3\xe4\x93\x02\v\x12\t/v1/items\x12e\n" +
+	"\vStreamItems\x12\".bench.library.v1.ListItemsRequest\x1a\x16.bench.library.v1.Item\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/items:stream0\x01BGZEgithub.com/protorest/protorest/bench/proto/bench/library/v1;libraryv1b\x06proto3"
 
 var (
 	file_bench_library_v1_library_proto_rawDescOnce sync.Once
@@ -921,56 +1022,62 @@ func file_bench_library_v1_library_proto_rawDescGZIP() []byte {
 }
 
 var file_bench_library_v1_library_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_bench_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_bench_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_bench_library_v1_library_proto_goTypes = []any{
 	(Status)(0),                   // 0: bench.library.v1.Status
 	(*Book)(nil),                  // 1: bench.library.v1.Book
 	(*GetBookRequest)(nil),        // 2: bench.library.v1.GetBookRequest
 	(*ListBooksRequest)(nil),      // 3: bench.library.v1.ListBooksRequest
 	(*ListBooksResponse)(nil),     // 4: bench.library.v1.ListBooksResponse
-	(*CreateBookRequest)(nil),     // 5: bench.library.v1.CreateBookRequest
-	(*UpdateBookRequest)(nil),     // 6: bench.library.v1.UpdateBookRequest
-	(*DeleteBookRequest)(nil),     // 7: bench.library.v1.DeleteBookRequest
-	(*EchoMessage)(nil),           // 8: bench.library.v1.EchoMessage
-	(*ListItemsRequest)(nil),      // 9: bench.library.v1.ListItemsRequest
-	(*ListItemsResponse)(nil),     // 10: bench.library.v1.ListItemsResponse
-	(*Item)(nil),                  // 11: bench.library.v1.Item
-	(*Offer)(nil),                 // 12: bench.library.v1.Offer
-	nil,                           // 13: bench.library.v1.Item.LabelsEntry
-	(*timestamppb.Timestamp)(nil), // 14: google.protobuf.Timestamp
-	(*fieldmaskpb.FieldMask)(nil), // 15: google.protobuf.FieldMask
-	(*emptypb.Empty)(nil),         // 16: google.protobuf.Empty
+	(*SearchBooksRequest)(nil),    // 5: bench.library.v1.SearchBooksRequest
+	(*CreateBookRequest)(nil),     // 6: bench.library.v1.CreateBookRequest
+	(*UpdateBookRequest)(nil),     // 7: bench.library.v1.UpdateBookRequest
+	(*DeleteBookRequest)(nil),     // 8: bench.library.v1.DeleteBookRequest
+	(*EchoMessage)(nil),           // 9: bench.library.v1.EchoMessage
+	(*ListItemsRequest)(nil),      // 10: bench.library.v1.ListItemsRequest
+	(*ListItemsResponse)(nil),     // 11: bench.library.v1.ListItemsResponse
+	(*Item)(nil),                  // 12: bench.library.v1.Item
+	(*Offer)(nil),                 // 13: bench.library.v1.Offer
+	nil,                           // 14: bench.library.v1.Item.LabelsEntry
+	(*timestamppb.Timestamp)(nil), // 15: google.protobuf.Timestamp
+	(*fieldmaskpb.FieldMask)(nil), // 16: google.protobuf.FieldMask
+	(*emptypb.Empty)(nil),         // 17: google.protobuf.Empty
 }
 var file_bench_library_v1_library_proto_depIdxs = []int32{
-	14, // 0: bench.library.v1.Book.publish_time:type_name -> google.protobuf.Timestamp
+	15, // 0: bench.library.v1.Book.publish_time:type_name -> google.protobuf.Timestamp
 	1,  // 1: bench.library.v1.ListBooksResponse.books:type_name -> bench.library.v1.Book
-	1,  // 2: bench.library.v1.CreateBookRequest.book:type_name -> bench.library.v1.Book
-	1,  // 3: bench.library.v1.UpdateBookRequest.book:type_name -> bench.library.v1.Book
-	15, // 4: bench.library.v1.UpdateBookRequest.update_mask:type_name -> google.protobuf.FieldMask
-	11, // 5: bench.library.v1.ListItemsResponse.items:type_name -> bench.library.v1.Item
-	0,  // 6: bench.library.v1.Item.status:type_name -> bench.library.v1.Status
-	14, // 7: bench.library.v1.Item.update_time:type_name -> google.protobuf.Timestamp
-	13, // 8: bench.library.v1.Item.labels:type_name -> bench.library.v1.Item.LabelsEntry
-	12, // 9: bench.library.v1.Item.offers:type_name -> bench.library.v1.Offer
-	2,  // 10: bench.library.v1.Library.GetBook:input_type -> bench.library.v1.GetBookRequest
-	3,  // 11: bench.library.v1.Library.ListBooks:input_type -> bench.library.v1.ListBooksRequest
-	5,  // 12: bench.library.v1.Library.CreateBook:input_type -> bench.library.v1.CreateBookRequest
-	6,  // 13: bench.library.v1.Library.UpdateBook:input_type -> bench.library.v1.UpdateBookRequest
-	7,  // 14: bench.library.v1.Library.DeleteBook:input_type -> bench.library.v1.DeleteBookRequest
-	8,  // 15: bench.library.v1.Library.Echo:input_type -> bench.library.v1.EchoMessage
-	9,  // 16: bench.library.v1.Library.ListItems:input_type -> bench.library.v1.ListItemsRequest
-	1,  // 17: bench.library.v1.Library.GetBook:output_type -> bench.library.v1.Book
-	4,  // 18: bench.library.v1.Library.ListBooks:output_type -> bench.library.v1.ListBooksResponse
-	1,  // 19: bench.library.v1.Library.CreateBook:output_type -> bench.library.v1.Book
-	1,  // 20: bench.library.v1.Library.UpdateBook:output_type -> bench.library.v1.Book
-	16, // 21: bench.library.v1.Library.DeleteBook:output_type -> google.protobuf.Empty
-	8,  // 22: bench.library.v1.Library.Echo:output_type -> bench.library.v1.EchoMessage
-	10, // 23: bench.library.v1.Library.ListItems:output_type -> bench.library.v1.ListItemsResponse
-	17, // [17:24] is the sub-list for method output_type
-	10, // [10:17] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	15, // 2: bench.library.v1.SearchBooksRequest.published_after:type_name -> google.protobuf.Timestamp
+	1,  // 3: bench.library.v1.CreateBookRequest.book:type_name -> bench.library.v1.Book
+	1,  // 4: bench.library.v1.UpdateBookRequest.book:type_name -> bench.library.v1.Book
+	16, // 5: bench.library.v1.UpdateBookRequest.update_mask:type_name -> google.protobuf.FieldMask
+	12, // 6: bench.library.v1.ListItemsResponse.items:type_name -> bench.library.v1.Item
+	0,  // 7: bench.library.v1.Item.status:type_name -> bench.library.v1.Status
+	15, // 8: bench.library.v1.Item.update_time:type_name -> google.protobuf.Timestamp
+	14, // 9: bench.library.v1.Item.labels:type_name -> bench.library.v1.Item.LabelsEntry
+	13, // 10: bench.library.v1.Item.offers:type_name -> bench.library.v1.Offer
+	2,  // 11: bench.library.v1.Library.GetBook:input_type -> bench.library.v1.GetBookRequest
+	3,  // 12: bench.library.v1.Library.ListBooks:input_type -> bench.library.v1.ListBooksRequest
+	5,  // 13: bench.library.v1.Library.SearchBooks:input_type -> bench.library.v1.SearchBooksRequest
+	6,  // 14: bench.library.v1.Library.CreateBook:input_type -> bench.library.v1.CreateBookRequest
+	7,  // 15: bench.library.v1.Library.UpdateBook:input_type -> bench.library.v1.UpdateBookRequest
+	8,  // 16: bench.library.v1.Library.DeleteBook:input_type -> bench.library.v1.DeleteBookRequest
+	9,  // 17: bench.library.v1.Library.Echo:input_type -> bench.library.v1.EchoMessage
+	10, // 18: bench.library.v1.Library.ListItems:input_type -> bench.library.v1.ListItemsRequest
+	10, // 19: bench.library.v1.Library.StreamItems:input_type -> bench.library.v1.ListItemsRequest
+	1,  // 20: bench.library.v1.Library.GetBook:output_type -> bench.library.v1.Book
+	4,  // 21: bench.library.v1.Library.ListBooks:output_type -> bench.library.v1.ListBooksResponse
+	4,  // 22: bench.library.v1.Library.SearchBooks:output_type -> bench.library.v1.ListBooksResponse
+	1,  // 23: bench.library.v1.Library.CreateBook:output_type -> bench.library.v1.Book
+	1,  // 24: bench.library.v1.Library.UpdateBook:output_type -> bench.library.v1.Book
+	17, // 25: bench.library.v1.Library.DeleteBook:output_type -> google.protobuf.Empty
+	9,  // 26: bench.library.v1.Library.Echo:output_type -> bench.library.v1.EchoMessage
+	11, // 27: bench.library.v1.Library.ListItems:output_type -> bench.library.v1.ListItemsResponse
+	12, // 28: bench.library.v1.Library.StreamItems:output_type -> bench.library.v1.Item
+	20, // [20:29] is the sub-list for method output_type
+	11, // [11:20] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_bench_library_v1_library_proto_init() }
@@ -984,7 +1091,7 @@ func file_bench_library_v1_library_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_bench_library_v1_library_proto_rawDesc), len(file_bench_library_v1_library_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   13,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -25,20 +25,23 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Library_GetBook_FullMethodName    = "/bench.library.v1.Library/GetBook"
-	Library_ListBooks_FullMethodName  = "/bench.library.v1.Library/ListBooks"
-	Library_CreateBook_FullMethodName = "/bench.library.v1.Library/CreateBook"
-	Library_UpdateBook_FullMethodName = "/bench.library.v1.Library/UpdateBook"
-	Library_DeleteBook_FullMethodName = "/bench.library.v1.Library/DeleteBook"
-	Library_Echo_FullMethodName       = "/bench.library.v1.Library/Echo"
-	Library_ListItems_FullMethodName  = "/bench.library.v1.Library/ListItems"
+	Library_GetBook_FullMethodName     = "/bench.library.v1.Library/GetBook"
+	Library_ListBooks_FullMethodName   = "/bench.library.v1.Library/ListBooks"
+	Library_SearchBooks_FullMethodName = "/bench.library.v1.Library/SearchBooks"
+	Library_CreateBook_FullMethodName  = "/bench.library.v1.Library/CreateBook"
+	Library_UpdateBook_FullMethodName  = "/bench.library.v1.Library/UpdateBook"
+	Library_DeleteBook_FullMethodName  = "/bench.library.v1.Library/DeleteBook"
+	Library_Echo_FullMethodName        = "/bench.library.v1.Library/Echo"
+	Library_ListItems_FullMethodName   = "/bench.library.v1.Library/ListItems"
+	Library_StreamItems_FullMethodName = "/bench.library.v1.Library/StreamItems"
 )
 
 // LibraryClient is the client API for Library service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// Library serves the books of shelves, an echo and a list of items.
+// Library serves the books of shelves, an echo and a list of items, whole
+// or streamed.
 //
 // Resource names: shelves/{shelf}/books/{book}.
 type LibraryClient interface {
@@ -46,6 +49,9 @@ type LibraryClient interface {
 	GetBook(ctx context.Context, in *GetBookRequest, opts ...grpc.CallOption) (*Book, error)
 	// ListBooks lists the books of a shelf in name order, a page at a time.
 	ListBooks(ctx context.Context, in *ListBooksRequest, opts ...grpc.CallOption) (*ListBooksResponse, error)
+	// SearchBooks returns the books of a shelf that meet every criterion
+	// given, in name order, at most page_size of them (0 means 20).
+	SearchBooks(ctx context.Context, in *SearchBooksRequest, opts ...grpc.CallOption) (*ListBooksResponse, error)
 	// CreateBook adds a book to a shelf and returns it with its name.
 	CreateBook(ctx context.Context, in *CreateBookRequest, opts ...grpc.CallOption) (*Book, error)
 	// UpdateBook updates the fields of a book that update_mask names, or all
@@ -57,6 +63,8 @@ type LibraryClient interface {
 	Echo(ctx context.Context, in *EchoMessage, opts ...grpc.CallOption) (*EchoMessage, error)
 	// ListItems returns n items; their JSON is about 265 bytes each.
 	ListItems(ctx context.Context, in *ListItemsRequest, opts ...grpc.CallOption) (*ListItemsResponse, error)
+	// StreamItems streams the n items of ListItems, one message each.
+	StreamItems(ctx context.Context, in *ListItemsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Item], error)
 }
 
 type libraryClient struct {
@@ -81,6 +89,16 @@ func (c *libraryClient) ListBooks(ctx context.Context, in *ListBooksRequest, opt
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListBooksResponse)
 	err := c.cc.Invoke(ctx, Library_ListBooks_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *libraryClient) SearchBooks(ctx context.Context, in *SearchBooksRequest, opts ...grpc.CallOption) (*ListBooksResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListBooksResponse)
+	err := c.cc.Invoke(ctx, Library_SearchBooks_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +155,31 @@ func (c *libraryClient) ListItems(ctx context.Context, in *ListItemsRequest, opt
 	return out, nil
 }
 
+func (c *libraryClient) StreamItems(ctx context.Context, in *ListItemsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Item], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Library_ServiceDesc.Streams[0], Library_StreamItems_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ListItemsRequest, Item]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Library_StreamItemsClient = grpc.ServerStreamingClient[Item]
+
 // LibraryServer is the server API for Library service.
 // All implementations must embed UnimplementedLibraryServer
 // for forward compatibility.
 //
-// Library serves the books of shelves, an echo and a list of items.
+// Library serves the books of shelves, an echo and a list of items, whole
+// or streamed.
 //
 // Resource names: shelves/{shelf}/books/{book}.
 type LibraryServer interface {
@@ -149,6 +187,9 @@ type LibraryServer interface {
 	GetBook(context.Context, *GetBookRequest) (*Book, error)
 	// ListBooks lists the books of a shelf in name order, a page at a time.
 	ListBooks(context.Context, *ListBooksRequest) (*ListBooksResponse, error)
+	// SearchBooks returns the books of a shelf that meet every criterion
+	// given, in name order, at most page_size of them (0 means 20).
+	SearchBooks(context.Context, *SearchBooksRequest) (*ListBooksResponse, error)
 	// CreateBook adds a book to a shelf and returns it with its name.
 	CreateBook(context.Context, *CreateBookRequest) (*Book, error)
 	// UpdateBook updates the fields of a book that update_mask names, or all
@@ -160,6 +201,8 @@ type LibraryServer interface {
 	Echo(context.Context, *EchoMessage) (*EchoMessage, error)
 	// ListItems returns n items; their JSON is about 265 bytes each.
 	ListItems(context.Context, *ListItemsRequest) (*ListItemsResponse, error)
+	// StreamItems streams the n items of ListItems, one message each.
+	StreamItems(*ListItemsRequest, grpc.ServerStreamingServer[Item]) error
 	mustEmbedUnimplementedLibraryServer()
 }
 
@@ -176,6 +219,9 @@ func (UnimplementedLibraryServer) GetBook(context.Context, *GetBookRequest) (*Bo
 func (UnimplementedLibraryServer) ListBooks(context.Context, *ListBooksRequest) (*ListBooksResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListBooks not implemented")
 }
+func (UnimplementedLibraryServer) SearchBooks(context.Context, *SearchBooksRequest) (*ListBooksResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SearchBooks not implemented")
+}
 func (UnimplementedLibraryServer) CreateBook(context.Context, *CreateBookRequest) (*Book, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateBook not implemented")
 }
@@ -190,6 +236,9 @@ func (UnimplementedLibraryServer) Echo(context.Context, *EchoMessage) (*EchoMess
 }
 func (UnimplementedLibraryServer) ListItems(context.Context, *ListItemsRequest) (*ListItemsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListItems not implemented")
+}
+func (UnimplementedLibraryServer) StreamItems(*ListItemsRequest, grpc.ServerStreamingServer[Item]) error {
+	return status.Error(codes.Unimplemented, "method StreamItems not implemented")
 }
 func (UnimplementedLibraryServer) mustEmbedUnimplementedLibraryServer() {}
 func (UnimplementedLibraryServer) testEmbeddedByValue()                 {}
@@ -244,6 +293,24 @@ func _Library_ListBooks_Handler(srv interface{}, ctx context.Context, dec func(i
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(LibraryServer).ListBooks(ctx, req.(*ListBooksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Library_SearchBooks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchBooksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LibraryServer).SearchBooks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Library_SearchBooks_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LibraryServer).SearchBooks(ctx, req.(*SearchBooksRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -338,6 +405,17 @@ func _Library_ListItems_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Library_StreamItems_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ListItemsRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(LibraryServer).StreamItems(m, &grpc.GenericServerStream[ListItemsRequest, Item]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Library_StreamItemsServer = grpc.ServerStreamingServer[Item]
+
 // Library_ServiceDesc is the grpc.ServiceDesc for Library service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -352,6 +430,10 @@ var Library_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListBooks",
 			Handler:    _Library_ListBooks_Handler,
+		},
+		{
+			MethodName: "SearchBooks",
+			Handler:    _Library_SearchBooks_Handler,
 		},
 		{
 			MethodName: "CreateBook",
@@ -374,6 +456,12 @@ var Library_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _Library_ListItems_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "StreamItems",
+			Handler:       _Library_StreamItems_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "bench/library/v1/library.proto",
 }

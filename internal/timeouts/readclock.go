@@ -1,4 +1,8 @@
-package exchange
+// Package timeouts holds the clocks that bound how long a request may
+// take to arrive: a ReadClock for the reads of a body (an idle timeout
+// and a minimum rate), an IdleWatch for a stream that passes no message.
+// Every way in (REST, WebSocket, the gRPC pass-through) uses them.
+package timeouts
 
 import (
 	"io"
@@ -24,7 +28,7 @@ import (
 // bandwidth.
 const MinBodyRate = 500
 
-// A readClock bounds the reads of a request body: a read that waits
+// A ReadClock bounds the reads of a request body: a read that waits
 // longer than the idle timeout for data fails, and so does one past the
 // body's budget (the idle timeout, plus a second per MinBodyRate bytes
 // read). A failed read cuts the connection's reading with a read deadline
@@ -35,8 +39,9 @@ const MinBodyRate = 500
 // A request stream's clock times one message at a time: waiting for the
 // first bytes of the next message is the stream idle timeout's business,
 // not this clock's (a chat waits for its user to type). The clock is
-// reused by pooled exchanges; its timer is made once.
-type readClock struct {
+// reused by pooled exchanges; its timer is made once. Its zero value is
+// ready for Reset.
+type ReadClock struct {
 	body io.Reader
 	idle time.Duration
 
@@ -54,8 +59,9 @@ type readClock struct {
 	cause    error               // errReadIdle or errReadSlow, once the timer cut a read
 }
 
-// reset makes c the clock of body, read for the response w.
-func (c *readClock) reset(body io.Reader, w http.ResponseWriter, idle time.Duration) {
+// Reset makes c the clock of body, read for the response w: reads wait
+// at most idle for data (idle must be positive).
+func (c *ReadClock) Reset(body io.Reader, w http.ResponseWriter, idle time.Duration) {
 	c.body, c.idle = body, idle
 	c.start, c.n, c.between, c.timedOut = time.Now(), 0, false, nil
 	c.mu.Lock()
@@ -63,15 +69,15 @@ func (c *readClock) reset(body io.Reader, w http.ResponseWriter, idle time.Durat
 	c.mu.Unlock()
 }
 
-// release forgets the body, the response and a failure, for the pool.
-func (c *readClock) release() {
+// Release forgets the body, the response and a failure, for a pool.
+func (c *ReadClock) Release() {
 	c.body, c.timedOut = nil, nil
 	c.mu.Lock()
 	c.w, c.cause = nil, nil
 	c.mu.Unlock()
 }
 
-func (c *readClock) Read(p []byte) (int, error) {
+func (c *ReadClock) Read(p []byte) (int, error) {
 	if c.timedOut != nil {
 		return 0, c.timedOut
 	}
@@ -111,7 +117,7 @@ func (c *readClock) Read(p []byte) (int, error) {
 // expire, the timer's function, cuts the read in progress short if its
 // deadline has passed. A timer stopped too late to keep its function from
 // running finds no read, or a read whose deadline is still ahead.
-func (c *readClock) expire() {
+func (c *ReadClock) expire() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.deadline.IsZero() || time.Now().Before(c.deadline) || c.cause != nil {
@@ -124,9 +130,9 @@ func (c *readClock) expire() {
 	http.NewResponseController(c.w).SetReadDeadline(time.Now())
 }
 
-// failure returns why the timer cut a read short, or nil. It may be
+// Failure returns why the timer cut a read short, or nil. It may be
 // called from any goroutine.
-func (c *readClock) failure() error {
+func (c *ReadClock) Failure() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cause
@@ -147,16 +153,16 @@ var errReadSlow = httperr.New(http.StatusRequestTimeout, codes.DeadlineExceeded,
 
 // Await: the reads that follow wait for a stream's next message, which
 // may be long in coming: they are not timed (framing.Clock).
-func (c *readClock) Await() {
+func (c *ReadClock) Await() {
 	if c.timedOut == nil {
 		c.between = true
 	}
 }
 
 // Begin: a message has begun; the reads of its rest are timed.
-func (c *readClock) Begin() {
+func (c *ReadClock) Begin() {
 	c.between = false
 	c.start, c.n = time.Now(), 0
 }
 
-var _ framing.Clock = (*readClock)(nil)
+var _ framing.Clock = (*ReadClock)(nil)

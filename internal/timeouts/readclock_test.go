@@ -1,4 +1,4 @@
-package exchange
+package timeouts
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 )
 
-// TestReadClock reads request bodies through a readClock on a real
+// TestReadClock reads request bodies through a ReadClock on a real
 // server: a body that comes whole passes; one that stops gets the idle
 // error; one that trickles (a byte every 20 ms, each read well within the
 // idle timeout) gets the slow error once its budget (the idle timeout plus
@@ -31,13 +31,13 @@ func TestReadClock(t *testing.T) {
 	}
 	results := make(chan result, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := new(readClock)
-		c.reset(r.Body, w, idle)
+		c := new(ReadClock)
+		c.Reset(r.Body, w, idle)
 		n, err := io.Copy(io.Discard, c)
-		if err == nil && c.failure() != nil {
+		if err == nil && c.Failure() != nil {
 			err = errors.New("a failure after a whole body")
 		}
-		c.release()
+		c.Release()
 		results <- result{int(n), err}
 	}))
 	t.Cleanup(srv.Close)
@@ -104,8 +104,8 @@ func TestReadClock(t *testing.T) {
 func TestReadClockBetweenMessages(t *testing.T) {
 	t.Parallel()
 	pr, pw := io.Pipe()
-	c := new(readClock)
-	c.reset(pr, httptest.NewRecorder(), 20*time.Millisecond)
+	c := new(ReadClock)
+	c.Reset(pr, httptest.NewRecorder(), 20*time.Millisecond)
 	c.Await()
 	go func() {
 		time.Sleep(100 * time.Millisecond) // five idle timeouts
@@ -131,33 +131,4 @@ func TestReadClockBetweenMessages(t *testing.T) {
 	if _, again := c.Read(buf); again != err {
 		t.Fatalf("after the failure, Await does not untime reads: %v", again)
 	}
-}
-
-func TestIdleWatch(t *testing.T) {
-	t.Parallel()
-	x := &Exchange{Env: &Env{StreamIdleTimeout: 60 * time.Millisecond}}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	start := time.Now()
-	w := x.WatchIdle(cancel)
-	for range 5 { // 200 ms of messages, each within the timeout
-		time.Sleep(40 * time.Millisecond)
-		w.Touch()
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("canceled after %v although messages passed", time.Since(start))
-	}
-	<-ctx.Done()
-	err := context.Cause(ctx)
-	if httperr.Status(err) != http.StatusRequestTimeout || !strings.Contains(err.Error(), "no message either way for 60ms") {
-		t.Fatalf("cause %v", err)
-	}
-	if !w.fired.Load() {
-		t.Error("fired is not set")
-	}
-
-	none := (&Exchange{Env: &Env{}}).WatchIdle(func(error) { t.Error("canceled without a timeout") })
-	if none != nil {
-		t.Fatal("a watch without a timeout")
-	}
-	none.Touch() // a nil watch does nothing
 }

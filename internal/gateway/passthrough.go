@@ -1,0 +1,79 @@
+package gateway
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strings"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/grpcproxy"
+)
+
+// GRPCPassThrough returns a handler that forwards the gRPC calls among
+// its requests to conn (grpcproxy), under the gateway's settings, the
+// ones its REST calls obey, and serves the others as the gateway. A
+// gateway whose options have mistakes serves every request as the
+// gateway, which refuses it.
+func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
+	proxy := grpcproxy.New(conn, grpcproxy.Settings{
+		MaxRecv:           int(min(g.env.MaxBody, math.MaxInt32)),
+		MaxSend:           g.env.Render.MaxBody,
+		ReadIdleTimeout:   g.env.ReadIdleTimeout,
+		StreamIdleTimeout: g.env.StreamIdleTimeout,
+		Headers:           &g.env.Headers,
+		Method:            g.methodKind,
+		Failed:            recordFailure,
+		Limiter:           g.classes,
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.err == nil && grpcproxy.IsGRPC(r) {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		g.ServeHTTP(w, r)
+	})
+}
+
+// methodKind is what a backend's descriptors, or the files services are
+// registered from, say of the method at a gRPC path
+// ("/pkg.Service/Method").
+func (g *Gateway) methodKind(path string) grpcproxy.MethodKind {
+	s, m, ok := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	service, method := protoreflect.FullName(s), protoreflect.Name(m)
+	if !ok || !service.IsValid() || !method.IsValid() {
+		return grpcproxy.MethodKind{}
+	}
+	md := g.remotes.Method(service, method)
+	if md == nil {
+		if sd, ok := g.registeredService(service); ok {
+			md = sd.Methods().ByName(method)
+		}
+	}
+	if md == nil {
+		return grpcproxy.MethodKind{}
+	}
+	return grpcproxy.MethodKind{Known: true, ClientStreams: md.IsStreamingClient(), ServerStreams: md.IsStreamingServer()}
+}
+
+// registeredService returns the descriptor of a service in the files
+// services are registered from.
+func (g *Gateway) registeredService(name protoreflect.FullName) (protoreflect.ServiceDescriptor, bool) {
+	d, err := g.cfg.Registration.Files.FindDescriptorByName(name)
+	if err != nil {
+		return nil, false
+	}
+	sd, ok := d.(protoreflect.ServiceDescriptor)
+	return sd, ok
+}
+
+// recordFailure tells the request's Recorder, if it has one, the error
+// of a call the pass-through failed.
+func recordFailure(ctx context.Context, err error) {
+	if rec, ok := exchange.RecorderFrom(ctx); ok {
+		rec.Ended(err)
+	}
+}
