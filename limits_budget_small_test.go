@@ -3,6 +3,7 @@ package protorest_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,84 @@ func TestWriteTimeoutEveryResponse(t *testing.T) {
 		if want := map[bool]int{true: 200, false: 404}[strings.HasPrefix(path, "/v1")]; resp.StatusCode != want {
 			t.Errorf("HTTP/1.1 %s: %d %.200s", path, resp.StatusCode, body)
 		}
+	}
+}
+
+// TestWriteTimeoutReleasesZeroWindowStreams: 2,000 HTTP/2 streams (20
+// connections of 100) whose window never opens, each on a 58 KB unary
+// answer, are all reset by the server within the write timeout (and the
+// budget's wait, for those that waited for room), and nothing they held
+// stays: the goroutines are back to what they were, and a client that
+// reads is served at once.
+func TestWriteTimeoutReleasesZeroWindowStreams(t *testing.T) {
+	t.Parallel()
+	const (
+		conns, perConn = 20, 100
+		writeTimeout   = 500 * time.Millisecond
+		wait           = 200 * time.Millisecond
+	)
+	gw := newFixture(t, "A", largeReplies(43000), // 58 KB of JSON
+		protorest.WithBufferedResponseWait(wait),
+		protorest.WithResponseWriteTimeout(writeTimeout))
+	srv := newServerTest(t, gw)
+	fetchAll(t, srv, "/v1/probes/blob") // plans warmed
+	srv.Client().CloseIdleConnections()
+	goroutines := runtime.NumGoroutine()
+
+	start := time.Now()
+	var clients []*stalledClient
+	var ids [][]uint32
+	for range conns {
+		c := dialStalled(t, srv.Listener.Addr().String())
+		var cids []uint32
+		for range perConn {
+			cids = append(cids, c.Get(t, "/v1/probes/blob"))
+		}
+		clients, ids = append(clients, c), append(ids, cids)
+	}
+	allReset := func() bool {
+		for i, c := range clients {
+			for _, id := range ids[i] {
+				if _, ok := c.Reset(id); !ok {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// Opening 2,000 streams takes a while on a loaded machine: the bound
+	// is from the last one's request.
+	opened := time.Since(start)
+	if !waitFor(opened+writeTimeout+wait+10*time.Second, allReset) {
+		t.Fatal("not every zero-window stream was reset")
+	}
+	var last time.Duration
+	statuses := map[int]int{}
+	for i, c := range clients {
+		for _, id := range ids[i] {
+			at, _ := c.Reset(id)
+			last = max(last, at.Sub(start))
+			statuses[c.Status(id)]++
+		}
+	}
+	t.Logf("%d zero-window streams (opened in %v): statuses %v, the last reset %v after the first request", conns*perConn, opened, statuses, last)
+	// Each connection holds at most its share (512 KiB) of 74 KiB
+	// answers (58 KB and 16 KiB); the others get 503, or are reset
+	// before their headers went out (status 0) on a loaded machine.
+	if statuses[200] > conns*(512/74+1) {
+		t.Errorf("statuses %v: more answers held than the connections' shares", statuses)
+	}
+	if bound := opened + writeTimeout + wait + 2*time.Second; last > bound {
+		t.Errorf("the last stream was reset %v after the first request, past %v", last, bound)
+	}
+	for _, c := range clients {
+		c.Close()
+	}
+	if !waitFor(10*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines+5 }) {
+		t.Errorf("%d goroutines after the streams were reset and their clients left, %d before", runtime.NumGoroutine(), goroutines)
+	}
+	begin := time.Now()
+	if resp, body := fetchAll(t, srv, "/v1/probes/blob"); resp.StatusCode != 200 || time.Since(begin) > time.Second {
+		t.Errorf("after the streams were released: %d after %v %.200s", resp.StatusCode, time.Since(begin), body)
 	}
 }
