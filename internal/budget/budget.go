@@ -40,6 +40,14 @@ type waiter struct {
 	counted bool // in its connection's bytes waiting
 }
 
+// Overhead is what a response holds while it is written besides its
+// body: its request, its stream's or connection's state, the goroutine
+// that writes it and its buffers (about 13 KB for a trivial handler's
+// response that an HTTP/2 client does not read). Every response takes it
+// with its body, so that the budget bounds the responses of clients that
+// read nothing, however small.
+const Overhead = 16 << 10
+
 // ErrNoRoom is Take's error when the budget, or the connection's share,
 // had no room within the wait.
 var ErrNoRoom = errors.New("budget: no room")

@@ -115,7 +115,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 // cost, and msg is rendered again (the same bytes: a method must not
 // change a message it has answered). No room within the budget's wait is
 // ErrBusy. Every response also costs what it holds besides its body
-// (heldOverhead). The caller gives the hold back (Release) once the body
+// (budget.Overhead). The caller gives the hold back (Release) once the body
 // is written.
 func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, hold budget.Hold, err error) {
 	b := c.Budget
@@ -151,16 +151,8 @@ func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.
 	return body, contentType, hold, nil
 }
 
-// heldOverhead is what a response holds while it is written besides its
-// body: its request, its stream's or connection's state, the goroutine
-// that writes it and its buffers (about 13 KB for a trivial handler's
-// response that an HTTP/2 client does not read, measured; more through
-// the gateway's deeper stack). It makes the budget bound the responses
-// of clients that read nothing, however small.
-const heldOverhead = 16 << 10
-
 // cost is what a response of n bytes takes from the budget.
-func cost(n int) int64 { return int64(n) + heldOverhead }
+func cost(n int) int64 { return int64(n) + budget.Overhead }
 
 // writeBody writes a successful response's status, headers, body and
 // trailers: the trailer metadata as HTTP trailers when the client asked

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/timeouts"
 )
 
 // refusedWriteTimeout bounds the writing of an error response that the
@@ -35,7 +37,7 @@ type writeLimit struct {
 // requests that follow on the connection.
 func limitWrite(w http.ResponseWriter, r *http.Request, d time.Duration, stream bool) writeLimit {
 	l := writeLimit{w: w, flush: stream || r.ProtoMajor >= 2}
-	if d > 0 && setWriteDeadline(w, time.Now().Add(d)) {
+	if d > 0 && timeouts.SetWriteDeadline(w, time.Now().Add(d)) {
 		l.lift = stream || r.ProtoMajor < 2
 	}
 	return l
@@ -51,37 +53,21 @@ func (l writeLimit) end() error {
 		err = http.NewResponseController(l.w).Flush()
 	}
 	if l.lift {
-		setWriteDeadline(l.w, time.Time{})
+		timeouts.SetWriteDeadline(l.w, time.Time{})
 	}
 	return err
 }
 
-// setWriteDeadline is http.ResponseController's SetWriteDeadline, without
-// the allocation of its error for a writer that cannot: it reports
-// whether w (or a writer it unwraps to) set the deadline.
-func setWriteDeadline(w http.ResponseWriter, t time.Time) bool {
-	for {
-		switch x := w.(type) {
-		case interface{ SetWriteDeadline(time.Time) error }:
-			return x.SetWriteDeadline(t) == nil
-		case interface{ Unwrap() http.ResponseWriter }:
-			w = x.Unwrap()
-		default:
-			return false
-		}
-	}
-}
-
 // Bounded returns h, an error handler, with each error response it
 // writes counted and bounded as a response is: it takes what an error
-// response holds (heldOverhead) from the budget if there is room at once
+// response holds (budget.Overhead) from the budget if there is room at once
 // (an error is answered without waiting), and its writing is bounded by
 // the write timeout; with no room, or for a Busy error, by
 // refusedWriteTimeout.
 func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
 		d := c.WriteTimeout
-		hold, room := c.Budget.TryTake(r.Context(), heldOverhead)
+		hold, room := c.Budget.TryTake(r.Context(), budget.Overhead)
 		if !room || httperr.IsBusy(err) {
 			d = refusedWriteTimeout
 		}
