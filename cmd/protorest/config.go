@@ -46,6 +46,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-response-bytes must not be negative, and under 2GiB")
 	case c.bufferedRespWait < 0 || c.respWriteTimeout < 0:
 		return errors.New("--buffered-response-wait and --response-write-timeout must not be negative")
+	case c.returnMemoryEvery < 0:
+		return errors.New("--return-memory-every must not be negative")
 	case c.maxStreams <= 0 || c.maxStreams > math.MaxUint32:
 		return errors.New("--max-concurrent-streams must be positive")
 	case c.upstreamConns <= 0 || c.upstreamConns > 1024:
@@ -275,6 +277,7 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithOpenAPIInfo(protorest.OpenAPIInfo{Title: c.openapiTitle, Version: c.openapiVersion}),
 		protorest.WithMaxResponseBytes(int(c.maxResponseBytes)),
 		protorest.WithBufferedResponseWait(c.bufferedRespWait),
+		protorest.WithMaxBufferedResponseBytesPerConn(c.bufferedPerConn),
 		protorest.WithResponseWriteTimeout(c.respWriteTimeout),
 		protorest.WithConcurrencyLimits(c.classCaps().concurrencyLimits()),
 	}
