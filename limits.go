@@ -13,6 +13,18 @@ func WithMaxRequestBodySize(n int64) Option {
 	return optionFunc(func(c *config.Config) { c.Limits.MaxBody = n })
 }
 
+// WithMaxDecodingBytes bounds the bytes the request bodies of
+// one-message calls hold at once, across requests, from their first byte
+// read until the call ends: each its bytes, twelve times them for what
+// decoding them holds (a JSON list of google.protobuf.Value takes that),
+// a zstd or gzip decoder's state, and 16 KiB. A body that finds no room
+// waits (WithBufferedResponseWait), then gets 503 UNAVAILABLE with
+// "Retry-After: 1". The default is 128 MiB, or a quarter of the runtime's
+// memory limit (GOMEMLIMIT) when that is smaller; n <= 0 removes it.
+func WithMaxDecodingBytes(n int64) Option {
+	return optionFunc(func(c *config.Config) { c.Limits.MaxDecoding = max(n, 0) })
+}
+
 // WithMaxJSONDepth limits the nesting of objects and arrays in a JSON
 // request body; deeper input gets 400. The default is 100.
 func WithMaxJSONDepth(n int) Option {

@@ -284,6 +284,9 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 	if c.maxBufferedResp >= 0 {
 		opts = append(opts, protorest.WithMaxBufferedResponseBytes(c.maxBufferedResp))
 	}
+	if c.maxDecoding >= 0 {
+		opts = append(opts, protorest.WithMaxDecodingBytes(c.maxDecoding))
+	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())
 	}

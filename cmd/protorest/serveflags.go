@@ -129,6 +129,7 @@ type serveConfig struct {
 	maxStreams        int
 	maxResponseBytes  int64
 	maxBufferedResp   int64 // -1: the library's default
+	maxDecoding       int64 // -1: the library's default
 	bufferedPerConn   int64
 	bufferedRespWait  time.Duration
 	respWriteTimeout  time.Duration
@@ -277,6 +278,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
 			help: "largest request body, per message for a client stream or a proxied gRPC call (decompressed): 413 (RESOURCE_EXHAUSTED) beyond; 0 for no limit"},
+		{group: lim, name: "max-decoding-bytes", arg: "SIZE", value: sizeValue{&c.maxDecoding}, def: "128MiB, or a quarter of GOMEMLIMIT if that is less",
+			help: "most bytes the request bodies of one-message calls hold at once, over all requests, from their first byte until the call ends: each its bytes and twelve times them for what decoding holds, a decompressor's state and 16KiB. One that finds no room waits --buffered-response-wait, then gets 503 with Retry-After; 0 for no bound"},
 		{group: lim, name: "max-response-bytes", arg: "SIZE", value: sizeValue{&c.maxResponseBytes},
 			help: "largest response body once encoded, per message for a stream: 500 \"response too large\" beyond (encoding stops there, nothing of the response is sent); 0 for no limit"},
 		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "128MiB, or a quarter of GOMEMLIMIT if that is less",
@@ -391,6 +394,7 @@ func newServeConfig() *serveConfig {
 		maxStreams:          srv.HTTP2.MaxConcurrentStreams,
 		maxResponseBytes:    4 << 20,
 		maxBufferedResp:     -1,
+		maxDecoding:         -1,
 		bufferedPerConn:     512 << 10,
 		bufferedRespWait:    time.Second,
 		respWriteTimeout:    time.Minute,

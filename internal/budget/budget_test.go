@@ -279,3 +279,28 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// TestGrow: a hold grows to at most the budget, waiting for what it
+// lacks; with no room within the wait it fails, unchanged.
+func TestGrow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := New(100, 0, 20*time.Millisecond)
+	h, _ := b.TryTake(ctx, 10)
+	if err := h.Grow(ctx, 1000); err != nil || h.N() != 100 || b.Held() != 100 {
+		t.Fatalf("grown past the budget: holds %d, %v; want all 100", h.N(), err)
+	}
+	h.Shrink(40)
+	other, _ := b.TryTake(ctx, 50)
+	if err := h.Grow(ctx, 60); err != ErrNoRoom || h.N() != 40 {
+		t.Errorf("no room: holds %d, %v; want 40 and ErrNoRoom", h.N(), err)
+	}
+	go func() { time.Sleep(5 * time.Millisecond); other.Release() }()
+	if err := h.Grow(ctx, 60); err != nil || h.N() != 60 {
+		t.Errorf("room given back while it waits: holds %d, %v", h.N(), err)
+	}
+	h.Release()
+	if b.Held() != 0 {
+		t.Errorf("held %d after all given back", b.Held())
+	}
+}

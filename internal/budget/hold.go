@@ -1,5 +1,7 @@
 package budget
 
+import "context"
+
 // A Hold is bytes taken from a budget, and from a connection's share,
 // until Release gives them back. The zero Hold holds nothing.
 type Hold struct {
@@ -68,4 +70,26 @@ func (h *Hold) TryGrow(n int64) bool {
 	h.n += more.n
 	h.connN += more.connN
 	return true
+}
+
+// Grow makes h hold n bytes (at most all of the budget), waiting for the
+// bytes it lacks as Take does; with no room it fails with ErrNoRoom, h
+// unchanged.
+func (h *Hold) Grow(ctx context.Context, n int64) error {
+	if h.b == nil {
+		return nil
+	}
+	if n = min(n, h.b.size); n <= h.n {
+		return nil
+	}
+	more, err := h.b.Take(ctx, n-h.n)
+	if err != nil {
+		return err
+	}
+	if h.conn == nil {
+		h.conn = more.conn
+	}
+	h.n += more.n
+	h.connN += more.connN
+	return nil
 }

@@ -81,6 +81,7 @@ type Limits struct {
 	MaxBody                                 int64
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
 	MaxJSONDepth                            int
+	MaxDecoding                             int64 // all request bodies held at once, and what decoding them holds
 	ReadIdleTimeout, StreamIdleTimeout      time.Duration
 	Concurrency                             Concurrency
 }
@@ -130,6 +131,7 @@ const (
 	DefaultMaxJSONDepth    = 100
 	DefaultReadIdleTimeout = 30 * time.Second
 	DefaultStreamIdle      = 5 * time.Minute
+	DefaultMaxDecoding     = 128 << 20
 
 	DefaultMaxMetadataBytes = 8 << 10
 	DefaultMaxTimeout       = 5 * time.Minute
@@ -164,6 +166,7 @@ func Default() Config {
 			MaxHeaders:        DefaultMaxHeaders,
 			MaxQueryParams:    DefaultMaxQueryParams,
 			MaxJSONDepth:      DefaultMaxJSONDepth,
+			MaxDecoding:       withinMemoryLimit(DefaultMaxDecoding),
 			ReadIdleTimeout:   DefaultReadIdleTimeout,
 			StreamIdleTimeout: DefaultStreamIdle,
 		},
@@ -179,8 +182,11 @@ func Default() Config {
 
 // DefaultMaxBuffered is DefaultMaxBufferedResponses, or a quarter of the
 // runtime's memory limit when that is smaller.
-func DefaultMaxBuffered() int64 {
-	n := int64(DefaultMaxBufferedResponses)
+func DefaultMaxBuffered() int64 { return withinMemoryLimit(DefaultMaxBufferedResponses) }
+
+// withinMemoryLimit is n, or a quarter of the runtime's memory limit
+// (GOMEMLIMIT) when that is smaller.
+func withinMemoryLimit(n int64) int64 {
 	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
 		n = min(n, limit/4)
 	}

@@ -119,6 +119,9 @@ func (g *Gateway) deriveEnv(types *resolve.Types) {
 	if n := cfg.Response.MaxBuffered; n > 0 {
 		g.env.Render.Budget = budget.New(n, cfg.Response.PerConn, cfg.Response.BufferedWait)
 	}
+	if n := cfg.Limits.MaxDecoding; n > 0 {
+		g.env.Decoding = budget.New(n, 0, cfg.Response.BufferedWait)
+	}
 	g.env.Render.ErrorHandler = g.env.Render.Bounded(g.env.Render.ErrorHandler)
 	g.routingError = g.env.Render.Bounded(g.routingError)
 }
