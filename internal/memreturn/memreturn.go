@@ -51,11 +51,12 @@ func Run(ctx context.Context, every time.Duration, released func(Release)) {
 // A Sample is what Watch reads of the runtime's memory.
 type Sample struct {
 	Retained uint64 // mapped and not released to the OS: what RSS counts
-	Goal     uint64 // the heap goal of the last collection
+	Need     uint64 // the heap goal of the last collection, and the goroutines' stacks
 	Cycles   uint64 // collections so far
 }
 
-var names = []string{"/memory/classes/total:bytes", "/memory/classes/heap/released:bytes", "/gc/heap/goal:bytes", "/gc/cycles/total:gc-cycles"}
+var names = []string{"/memory/classes/total:bytes", "/memory/classes/heap/released:bytes",
+	"/gc/heap/goal:bytes", "/memory/classes/heap/stacks:bytes", "/gc/cycles/total:gc-cycles"}
 
 // Read samples the runtime's memory.
 func Read() Sample {
@@ -66,31 +67,45 @@ func Read() Sample {
 	metrics.Read(s)
 	return Sample{
 		Retained: s[0].Value.Uint64() - s[1].Value.Uint64(),
-		Goal:     s[2].Value.Uint64(),
-		Cycles:   s[3].Value.Uint64(),
+		Need:     s[2].Value.Uint64() + s[3].Value.Uint64(),
+		Cycles:   s[4].Value.Uint64(),
 	}
 }
+
+// maxBackoff is the most checks an idle process passes over after a
+// release that gave back less than Threshold.
+const maxBackoff = 12
 
 // A Watch decides when memory is to be given back. The zero Watch is
 // ready.
 type Watch struct {
-	floor  uint64 // what was retained after the last release
-	cycles uint64 // at the last check
+	rest    uint64 // the least retained after a release: the process at rest
+	cycles  uint64 // at the last check
+	skip    int    // idle checks still to pass over
+	backoff int    // the last skip
 }
 
 // Due reports whether s, the runtime's memory at a check, calls for a
-// release: the runtime retains Threshold more than after the last
-// release, and either Threshold more than its heap goal, or no
-// collection ran since the last check (the goal is stale: the process is
-// idle). Under a steady load the heap stays within its goal, and the
-// collections run: no release.
+// release. While collections run, when the runtime retains Threshold
+// more than it needs (its heap goal and the stacks), as after a burst
+// whose memory was collected: under a steady load it retains what it
+// needs, no more. When none ran since the last check (the process is
+// idle, and the goal stale), when it retains Threshold more than at rest;
+// after a release that gave back less than Threshold, the idle checks
+// that follow are passed over, twice as many each time (at most 12), so
+// that a process at rest with a large heap is not collected at every
+// check.
 func (w *Watch) Due(s Sample) bool {
 	idle := s.Cycles == w.cycles
 	w.cycles = s.Cycles
-	if s.Retained < w.floor+Threshold {
+	if !idle {
+		return s.Retained > s.Need+Threshold
+	}
+	if w.skip > 0 {
+		w.skip--
 		return false
 	}
-	return idle || s.Retained > s.Goal+Threshold
+	return s.Retained > w.rest+Threshold
 }
 
 // Free gives the free memory back (debug.FreeOSMemory) and returns what
@@ -101,6 +116,15 @@ func (w *Watch) Free() Release {
 	debug.FreeOSMemory()
 	r := Release{Before: before, Took: time.Since(start)}
 	after := Read()
-	r.After, w.floor, w.cycles = after.Retained, after.Retained, after.Cycles
+	r.After, w.cycles = after.Retained, after.Cycles
+	if w.rest == 0 || r.After < w.rest {
+		w.rest = r.After
+	}
+	if r.Before < r.After+Threshold {
+		w.backoff = min(max(2*w.backoff, 1), maxBackoff)
+		w.skip = w.backoff
+	} else {
+		w.backoff = 0
+	}
 	return r
 }

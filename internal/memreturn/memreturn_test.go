@@ -7,32 +7,48 @@ import (
 	"time"
 )
 
-// TestDue: a release is due once the runtime retains Threshold more than
-// after the last one, and either Threshold beyond its goal or no
-// collection ran since the last check; not under a steady load.
+// TestDue: while collections run, a release is due once the runtime
+// retains Threshold more than it needs; when none ran since the last
+// check, once it retains Threshold more than at rest, the checks after a
+// release that gave back little passed over.
 func TestDue(t *testing.T) {
 	const mib = 1 << 20
 	for _, tt := range []struct {
-		name  string
-		floor uint64
-		last  uint64 // cycles at the last check
-		s     Sample
-		want  bool
+		name string
+		w    Watch
+		s    Sample
+		want bool
 	}{
-		{"steady: within the goal, collecting", 0, 10, Sample{Retained: 200 * mib, Goal: 190 * mib, Cycles: 12}, false},
-		{"after a burst: the goal fell", 0, 10, Sample{Retained: 300 * mib, Goal: 20 * mib, Cycles: 11}, true},
-		{"after a burst: idle, the goal stale", 0, 10, Sample{Retained: 300 * mib, Goal: 600 * mib, Cycles: 10}, true},
-		{"idle, little retained", 0, 10, Sample{Retained: 20 * mib, Goal: 8 * mib, Cycles: 10}, false},
-		{"idle, no more than after the last release", 150 * mib, 10, Sample{Retained: 170 * mib, Goal: 8 * mib, Cycles: 10}, false},
-		{"idle, grown since the last release", 150 * mib, 10, Sample{Retained: 190 * mib, Goal: 300 * mib, Cycles: 10}, true},
+		{"steady: within its need, collecting", Watch{cycles: 10}, Sample{Retained: 200 * mib, Need: 190 * mib, Cycles: 12}, false},
+		{"after a burst: collected", Watch{cycles: 10}, Sample{Retained: 300 * mib, Need: 20 * mib, Cycles: 11}, true},
+		{"after a burst: idle, the goal stale", Watch{rest: 25 * mib, cycles: 10}, Sample{Retained: 300 * mib, Need: 600 * mib, Cycles: 10}, true},
+		{"idle, at rest", Watch{rest: 25 * mib, cycles: 10}, Sample{Retained: 40 * mib, Need: 600 * mib, Cycles: 10}, false},
+		{"idle, nothing released yet", Watch{cycles: 10}, Sample{Retained: 20 * mib, Need: 8 * mib, Cycles: 10}, false},
+		{"idle, backing off", Watch{rest: 25 * mib, cycles: 10, skip: 2, backoff: 2}, Sample{Retained: 300 * mib, Cycles: 10}, false},
 	} {
-		w := Watch{floor: tt.floor, cycles: tt.last}
+		w := tt.w
 		if got := w.Due(tt.s); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 		if w.cycles != tt.s.Cycles {
 			t.Errorf("%s: the watch did not note the collections", tt.name)
 		}
+	}
+}
+
+// TestFreeBacksOff: a release that gives back little makes the idle
+// checks after it pass over, twice as many each time, at most
+// maxBackoff; the first release notes the process at rest.
+func TestFreeBacksOff(t *testing.T) {
+	var w Watch
+	for _, want := range []int{1, 2, 4, 8, 12, 12} {
+		w.Free() // nothing to give back
+		if w.skip != want {
+			t.Fatalf("skip %d, want %d", w.skip, want)
+		}
+	}
+	if w.rest == 0 {
+		t.Error("the process at rest was not noted")
 	}
 }
 
