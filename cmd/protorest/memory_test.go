@@ -52,6 +52,10 @@ func TestSetMemoryLimit(t *testing.T) {
 	if set := c.setMemoryLimit(func(string) (string, bool) { return "", false }); set != 180<<20 || debug.SetMemoryLimit(-1) != 180<<20 {
 		t.Errorf("set %d, the runtime's %d; want 180MiB", set, debug.SetMemoryLimit(-1))
 	}
+	c, err = parseServeFlags([]string{"--upstream", "localhost:1"}, envOf(map[string]string{"PROTOREST_MEMORY_LIMIT": "268435456"}), io.Discard)
+	if err != nil || c.memoryLimit != 256<<20 {
+		t.Errorf("PROTOREST_MEMORY_LIMIT in bytes, as the downward API gives it: %d, %v", c.memoryLimit, err)
+	}
 	debug.SetMemoryLimit(math.MaxInt64)
 	if set := c.setMemoryLimit(func(k string) (string, bool) { return "1GiB", k == "GOMEMLIMIT" }); set != 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT: set %d", set)
