@@ -4,12 +4,14 @@
 // shrinks only at the next collection, which an idle process may not run
 // for two minutes; so after a burst the process's RSS stays near its peak
 // for minutes. Run checks the runtime's memory at an interval and, after
-// a burst, calls debug.FreeOSMemory (a collection, then every free page
-// released at once).
+// a burst, collects garbage twice (the first empties the sync.Pools into
+// their victim caches, the second drops them) and releases every free
+// page at once (debug.FreeOSMemory).
 package memreturn
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -79,8 +81,9 @@ const maxBackoff = 12
 // A Watch decides when memory is to be given back. The zero Watch is
 // ready.
 type Watch struct {
-	rest    uint64 // the least retained after a release: the process at rest
+	rest    uint64 // retained after an idle release that gave back little: the process at rest
 	cycles  uint64 // at the last check
+	idle    bool   // no collection ran before the last check
 	skip    int    // idle checks still to pass over
 	backoff int    // the last skip
 }
@@ -90,14 +93,15 @@ type Watch struct {
 // more than it needs (its heap goal and the stacks), as after a burst
 // whose memory was collected: under a steady load it retains what it
 // needs, no more. When none ran since the last check (the process is
-// idle, and the goal stale), when it retains Threshold more than at rest;
-// after a release that gave back less than Threshold, the idle checks
-// that follow are passed over, twice as many each time (at most 12), so
-// that a process at rest with a large heap is not collected at every
-// check.
+// idle, and the goal stale), when it retains Threshold more than at rest
+// (what the last idle release that gave back less than Threshold left;
+// a release that gave back more was the end of a burst, and says nothing
+// of rest). After such a release the idle checks that follow are passed
+// over, twice as many each time (at most 12), so that a process at rest
+// with a large heap is not collected at every check.
 func (w *Watch) Due(s Sample) bool {
 	idle := s.Cycles == w.cycles
-	w.cycles = s.Cycles
+	w.cycles, w.idle = s.Cycles, idle
 	if !idle {
 		return s.Retained > s.Need+Threshold
 	}
@@ -108,23 +112,24 @@ func (w *Watch) Due(s Sample) bool {
 	return s.Retained > w.rest+Threshold
 }
 
-// Free gives the free memory back (debug.FreeOSMemory) and returns what
-// it did.
+// Free gives the free memory back (two collections, then
+// debug.FreeOSMemory) and returns what it did.
 func (w *Watch) Free() Release {
 	before := Read().Retained
 	start := time.Now()
+	runtime.GC() // the sync.Pools into their victim caches, which FreeOSMemory's collection drops
 	debug.FreeOSMemory()
 	r := Release{Before: before, Took: time.Since(start)}
 	after := Read()
 	r.After, w.cycles = after.Retained, after.Cycles
-	if w.rest == 0 || r.After < w.rest {
+	switch {
+	case !w.idle:
+	case r.Before >= r.After+Threshold: // the end of a burst: there may be more to come
+		w.backoff = 0
+	default: // the process at rest
 		w.rest = r.After
-	}
-	if r.Before < r.After+Threshold {
 		w.backoff = min(max(2*w.backoff, 1), maxBackoff)
 		w.skip = w.backoff
-	} else {
-		w.backoff = 0
 	}
 	return r
 }

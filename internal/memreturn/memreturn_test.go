@@ -36,11 +36,17 @@ func TestDue(t *testing.T) {
 	}
 }
 
-// TestFreeBacksOff: a release that gives back little makes the idle
-// checks after it pass over, twice as many each time, at most
-// maxBackoff; the first release notes the process at rest.
+// TestFreeBacksOff: an idle release that gives back little notes the
+// process at rest, and makes the idle checks after it pass over, twice
+// as many each time, at most maxBackoff. A release during a burst does
+// neither.
 func TestFreeBacksOff(t *testing.T) {
-	var w Watch
+	w := Watch{rest: 1}
+	w.Free()
+	if w.skip != 0 || w.rest != 1 {
+		t.Errorf("a release during a burst: skip %d, rest %d", w.skip, w.rest)
+	}
+	w = Watch{idle: true}
 	for _, want := range []int{1, 2, 4, 8, 12, 12} {
 		w.Free() // nothing to give back
 		if w.skip != want {
