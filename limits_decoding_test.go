@@ -1,6 +1,7 @@
 package protorest_test
 
 import (
+	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -82,6 +83,27 @@ func TestDecodingBudget(t *testing.T) {
 	}
 	if code, _ := post(t, srv.Client(), srv.URL, big); code != 200 {
 		t.Errorf("after the first call ended: %d", code)
+	}
+}
+
+// TestDecodingBudgetSmallerThanBodies: a body larger than the whole
+// budget, declared or chunked, goes alone: all of the budget, the rest
+// read as it comes.
+func TestDecodingBudgetSmallerThanBodies(t *testing.T) {
+	t.Parallel()
+	gw := newFixture(t, "A", holdingProbes(0, nil), protorest.WithMaxDecodingBytes(64<<10))
+	srv := h2cServer(t, gw)
+	body := valueList(100_000) // 200 KB, 9.6 MB to decode
+	if code, _ := post(t, srv.Client(), srv.URL, body); code != 200 {
+		t.Errorf("declared length: %d", code)
+	}
+	resp, err := srv.Client().Post(srv.URL+"/v1/probes", "application/json", struct{ io.Reader }{strings.NewReader(body)}) // no length: chunked
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("chunked: %d", resp.StatusCode)
 	}
 }
 

@@ -90,7 +90,8 @@ func (x *Exchange) setDecoding(n int64) error {
 // io.Copy's destination: it reads no more than the body holds of the
 // decoding budget, and takes growStep more (waiting for room) each time
 // the bytes reach it, so that a body without a declared length, or one
-// whose coding decodes it to more, is counted as it arrives.
+// whose coding decodes it to more, is counted as it arrives. A body that
+// holds all of the budget reads the rest as it comes: it goes alone.
 type countedBody struct {
 	x     *Exchange
 	limit io.LimitedReader
@@ -103,8 +104,13 @@ func (b *countedBody) ReadFrom(r io.Reader) (int64, error) {
 	for {
 		room := x.decoding.N() - readingCost(x.coded, x.body.Len())
 		if room < bytes.MinRead {
-			if err := x.setDecoding(x.decoding.N() + growStep); err != nil {
+			held := x.decoding.N()
+			if err := x.setDecoding(held + growStep); err != nil {
 				return total, err
+			}
+			if x.decoding.N() == held { // all of the budget
+				n, err := x.body.ReadFrom(r)
+				return total + n, err
 			}
 			continue
 		}
