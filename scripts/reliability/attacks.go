@@ -18,7 +18,8 @@ import (
 // of its own with defaults, in front of an upstream of the helper's own
 // (backend.go): a gzip bomb through the gRPC pass-through, HTTP/2 readers
 // that never open their window (unary and streams), slow HTTP/1.1
-// readers, 60 MiB upstream replies, an upstream that allows 100 streams
+// readers, 60 MiB upstream replies, JSON bodies that decode to 2,000,000
+// values each, an upstream that allows 100 streams
 // a connection with 100 of them held (pass-through, server, client and
 // bidirectional streams, WebSockets) or 400 slow unary calls, and
 // Content-Length with Transfer-Encoding. A row
@@ -143,8 +144,8 @@ func runAttack(ctx context.Context, a attack, bin, proto, dir, upstreamAddr stri
 
 // attackScales are the sizes of each scale.
 var attackScales = map[string]attackSizes{
-	"full":  {bombCalls: 20, bombBytes: 64 << 20, windowStreams: 10000, floodStreams: 2000, slowReaders: 1000, largeBatch: 20, held: 100, slowUnary: 400, framing: 1000, hold: 20 * time.Second},
-	"small": {bombCalls: 20, bombBytes: 64 << 20, windowStreams: 200, floodStreams: 100, slowReaders: 100, largeBatch: 5, held: 100, slowUnary: 400, framing: 100, hold: 5 * time.Second},
+	"full":  {bombCalls: 20, bombBytes: 64 << 20, windowStreams: 10000, floodStreams: 2000, slowReaders: 1000, largeBatch: 20, decodeBodies: 10, held: 100, slowUnary: 400, framing: 1000, hold: 20 * time.Second},
+	"small": {bombCalls: 20, bombBytes: 64 << 20, windowStreams: 200, floodStreams: 100, slowReaders: 100, largeBatch: 5, decodeBodies: 10, held: 100, slowUnary: 400, framing: 100, hold: 5 * time.Second},
 }
 
 // attackSizes are the sizes of one scale.
@@ -155,6 +156,7 @@ type attackSizes struct {
 	floodStreams  int // zero-window server streams
 	slowReaders   int // slow HTTP/1.1 connections
 	largeBatch    int // 60 MiB replies at once (after one alone)
+	decodeBodies  int // decoding bombs at once
 	held          int // streams the upstream allows, and that the attack holds
 	slowUnary     int // slow unary calls held
 	framing       int // CL+TE requests
