@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -58,4 +59,22 @@ func countNodes(v any) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkValues counts the values of BenchmarkUnary's POST body, and
+// of 1 MB of a JSON list of zeros.
+func BenchmarkValues(b *testing.B) {
+	for _, tt := range []struct{ name, in string }{
+		{"probe", `{"name":"abc","i32":5,"tags":["a","b"],"inner":{"s":"x"}}`},
+		{"list-1MB", "[" + strings.Repeat("0,", 500_000) + "0]"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			in := []byte(tt.in)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Values(in)
+			}
+		})
+	}
 }
