@@ -128,7 +128,8 @@ func WithMaxBufferedResponseBytes(n int64) Option {
 // WithMaxBufferedResponseBytesPerConn bounds what one client connection's
 // responses hold of WithMaxBufferedResponseBytes, so that a client that
 // reads nothing cannot take it all: past it, the connection's responses
-// wait for its own to be written, as above. A connection that holds
+// wait for its own to be written, as above, as many at once as it has
+// room for 16 KiB (32); more get 503 at once. A connection that holds
 // nothing may go past it with one response. It needs the http.Server's
 // ConnContext to be NewServer's. The default is 512 KiB; n <= 0 removes it.
 func WithMaxBufferedResponseBytesPerConn(n int64) Option {

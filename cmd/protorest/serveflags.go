@@ -285,7 +285,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "128MiB, or a quarter of GOMEMLIMIT if that is less",
 			help: "most bytes of responses held at once while clients read them, over all requests (each response, each message of a stream or of a proxied gRPC call: its bytes and 16KiB). One that finds no room waits for it, then gets 503 with Retry-After (a proxied gRPC call, UNAVAILABLE); 0 for no bound"},
 		{group: lim, name: "max-buffered-response-bytes-per-conn", arg: "SIZE", value: sizeValue{&c.bufferedPerConn},
-			help: "what one client connection's responses may hold of --max-buffered-response-bytes: past it they wait for its own to be written (one response may go past it alone); 0 for no share"},
+			help: "what one client connection's responses may hold of --max-buffered-response-bytes: past it they wait for its own to be written, as many as it has room for 16KiB (32), more get 503 at once (one response may go past it alone); 0 for no share"},
 		{group: lim, name: "buffered-response-wait", arg: "DUR", value: durationValue{&c.bufferedRespWait},
 			help: "how long a response waits for room under --max-buffered-response-bytes before its 503"},
 		{group: lim, name: "response-write-timeout", arg: "DUR", value: durationValue{&c.respWriteTimeout},

@@ -6,8 +6,9 @@
 // Taking costs a compare-and-swap or two while nobody waits: no lock, no
 // allocation. Past the budget, or past a connection's share, a request
 // waits, in order of arrival, at most the budget's wait, then fails with
-// ErrNoRoom; so does, at once, a request whose connection already has its
-// share's worth of bytes waiting, since waiting holds memory too.
+// ErrNoRoom; so does, at once, a request whose connection already has as
+// many requests waiting as its share has room for Overhead (32 in
+// 512 KiB), since waiting holds memory too: its response's message.
 package budget
 
 import (
@@ -37,7 +38,7 @@ type Budget struct {
 type waiter struct {
 	hold    Hold
 	ready   chan struct{}
-	counted bool // in its connection's bytes waiting
+	counted bool // in its connection's takes waiting
 }
 
 // Overhead is what a response holds while it is written besides its
@@ -73,8 +74,8 @@ func (b *Budget) Held() int64 { return b.size - b.avail.Load() }
 // connection that holds nothing may take more than its share). With no
 // room it waits until there is, at most the budget's wait, or until ctx
 // ends: then it fails with ErrNoRoom; at once if the connection already
-// has as many bytes waiting as its share (one take may always wait). A
-// nil budget gives a Hold of nothing.
+// has as many takes waiting as its share has room for Overhead (one take
+// may always wait). A nil budget gives a Hold of nothing.
 func (b *Budget) Take(ctx context.Context, n int64) (Hold, error) {
 	if b == nil {
 		return Hold{}, nil
@@ -126,7 +127,7 @@ func (b *Budget) await(ctx context.Context, h Hold) (Hold, error) {
 		return h, nil
 	default:
 	}
-	if b.wait <= 0 || !h.conn.wait(h.connN, b.perConn) {
+	if b.wait <= 0 || !h.conn.wait(Overhead, b.perConn) {
 		b.dequeue(w)
 		b.mu.Unlock()
 		return Hold{}, ErrNoRoom
@@ -165,7 +166,7 @@ func (b *Budget) dequeue(w *waiter) {
 		}
 	}
 	if w.counted {
-		w.hold.conn.waited(w.hold.connN)
+		w.hold.conn.waited(Overhead)
 	}
 	b.queued.Add(-1)
 }

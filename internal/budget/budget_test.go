@@ -102,8 +102,9 @@ func TestTake(t *testing.T) {
 }
 
 // TestTakeNoWait: with no wait, a take without room fails at once; so
-// does one whose connection already has its share's worth of bytes
-// waiting, while another connection's waits.
+// does one whose connection already has as many takes waiting as its
+// share has room for Overhead (4 in 64 KiB), however small they are,
+// while another connection's waits.
 func TestTakeNoWait(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -115,21 +116,23 @@ func TestTakeNoWait(t *testing.T) {
 	}
 	h.Release()
 
-	b = New(100, 50, time.Minute)
+	b = New(1<<20, 64<<10, time.Minute)
 	c1, c2 := WithConn(ctx), WithConn(ctx)
-	full, _ := b.TryTake(WithConn(ctx), 100)
-	go b.Take(c1, 30)
-	waitUntil(t, func() bool { return b.queueLen() == 1 })
-	start = time.Now()
-	if _, err := b.Take(c1, 30); err != ErrNoRoom || time.Since(start) > 100*time.Millisecond {
-		t.Errorf("a connection with 30 bytes waiting, 30 more, share 50: %v after %v, want ErrNoRoom at once", err, time.Since(start))
+	full, _ := b.TryTake(WithConn(ctx), 1<<20)
+	for i := range 4 {
+		go b.Take(c1, 100)
+		waitUntil(t, func() bool { return b.queueLen() == i+1 })
 	}
-	go b.Take(c2, 30)
-	waitUntil(t, func() bool { return b.queueLen() == 2 })
+	start = time.Now()
+	if _, err := b.Take(c1, 100); err != ErrNoRoom || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a fifth take waiting on a connection whose share is 64 KiB: %v after %v, want ErrNoRoom at once", err, time.Since(start))
+	}
+	go b.Take(c2, 100)
+	waitUntil(t, func() bool { return b.queueLen() == 5 })
 	full.Release()
-	waitUntil(t, func() bool { return b.queueLen() == 0 && b.Held() == 60 })
+	waitUntil(t, func() bool { return b.queueLen() == 0 && b.Held() == 500 })
 	if n := connFrom(c1).waiting.Load() + connFrom(c2).waiting.Load(); n != 0 {
-		t.Errorf("%d bytes still counted as waiting", n)
+		t.Errorf("%d still counted as waiting", n)
 	}
 }
 
@@ -285,16 +288,22 @@ func waitUntil(t *testing.T, cond func() bool) {
 func TestGrow(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	b := New(100, 0, 20*time.Millisecond)
-	h, _ := b.TryTake(ctx, 10)
-	if err := h.Grow(ctx, 1000); err != nil || h.N() != 100 || b.Held() != 100 {
+	short := New(100, 0, 20*time.Millisecond)
+	h, _ := short.TryTake(ctx, 10)
+	if err := h.Grow(ctx, 1000); err != nil || h.N() != 100 || short.Held() != 100 {
 		t.Fatalf("grown past the budget: holds %d, %v; want all 100", h.N(), err)
 	}
 	h.Shrink(40)
-	other, _ := b.TryTake(ctx, 50)
+	other, _ := short.TryTake(ctx, 50)
 	if err := h.Grow(ctx, 60); err != ErrNoRoom || h.N() != 40 {
 		t.Errorf("no room: holds %d, %v; want 40 and ErrNoRoom", h.N(), err)
 	}
+	h.Release()
+	other.Release()
+
+	b := New(100, 0, time.Minute)
+	h, _ = b.TryTake(ctx, 40)
+	other, _ = b.TryTake(ctx, 50)
 	go func() { time.Sleep(5 * time.Millisecond); other.Release() }()
 	if err := h.Grow(ctx, 60); err != nil || h.N() != 60 {
 		t.Errorf("room given back while it waits: holds %d, %v", h.N(), err)

@@ -10,7 +10,7 @@ import (
 // more than the share, so that one request larger than it still goes.
 type Conn struct {
 	held    atomic.Int64
-	waiting atomic.Int64 // the bytes its takes wait for
+	waiting atomic.Int64 // Overhead for each of its takes that waits
 }
 
 // connKey is the context key of a connection's Conn.
