@@ -55,6 +55,7 @@ func runAttacks(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	zeros(largeReply) // built before any attack, not while a legitimate client is timed
 	t := newTable(stdout, "attack", "serve RSS before", "peak RSS", fmt.Sprintf("RSS %s after", *settle), "legitimate client during (GET /v1/ping every 20 ms)", "the attack got")
 	for _, a := range attackList(sizes) {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), a.name) {

@@ -48,7 +48,8 @@ func startBackendOn(addr string, opts ...grpc.ServerOption) (*backend, error) {
 		return nil, err
 	}
 	b := &backend{addr: ln.Addr().String()}
-	opts = append([]grpc.ServerOption{grpc.UnknownServiceHandler(b.handle), grpc.MaxRecvMsgSize(64 << 20), grpc.MaxSendMsgSize(maxBytes + 1024)}, opts...)
+	opts = append([]grpc.ServerOption{grpc.UnknownServiceHandler(b.handle), grpc.ForceServerCodec(codec{}),
+		grpc.MaxRecvMsgSize(64 << 20), grpc.MaxSendMsgSize(maxBytes + 1024)}, opts...)
 	b.server = grpc.NewServer(opts...)
 	go b.server.Serve(ln)
 	return b, nil
@@ -82,7 +83,8 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		defer b.held.Add(-1)
 	}
 	ctx := stream.Context()
-	var in, out proto.Message
+	var in proto.Message
+	var out any
 	switch method {
 	case "Ping", "Sleep", "Deadline", "Hold", "Collect", "Talk":
 		in = &emptypb.Empty{}
@@ -135,7 +137,7 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		if n < 0 || n > maxBytes {
 			return status.Errorf(codes.InvalidArgument, "value: want 0 to %d", maxBytes)
 		}
-		out = wrapperspb.Bytes(make([]byte, n))
+		out = zeros(n)
 	}
 	return stream.SendMsg(out)
 }
