@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding"
 )
 
 // runAttacks runs the attacks of issue 22 against serve, each on a serve
@@ -55,7 +56,8 @@ func runAttacks(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	zeros(largeReply) // built before any attack, not while a legitimate client is timed
+	encoding.RegisterCodec(codec{}) // before any gRPC server or client of this process
+	zeros(largeReply)               // built before any attack, not while a legitimate client is timed
 	t := newTable(stdout, "attack", "serve RSS before", "peak RSS", fmt.Sprintf("RSS %s after", *settle), "legitimate client during (GET /v1/ping every 20 ms)", "the attack got")
 	for _, a := range attackList(sizes) {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), a.name) {

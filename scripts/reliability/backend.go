@@ -48,8 +48,7 @@ func startBackendOn(addr string, opts ...grpc.ServerOption) (*backend, error) {
 		return nil, err
 	}
 	b := &backend{addr: ln.Addr().String()}
-	opts = append([]grpc.ServerOption{grpc.UnknownServiceHandler(b.handle), grpc.ForceServerCodec(codec{}),
-		grpc.MaxRecvMsgSize(64 << 20), grpc.MaxSendMsgSize(maxBytes + 1024)}, opts...)
+	opts = append([]grpc.ServerOption{grpc.UnknownServiceHandler(b.handle), grpc.MaxRecvMsgSize(64 << 20), grpc.MaxSendMsgSize(maxBytes + 1024)}, opts...)
 	b.server = grpc.NewServer(opts...)
 	go b.server.Serve(ln)
 	return b, nil

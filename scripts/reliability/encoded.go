@@ -8,13 +8,15 @@ import (
 )
 
 // encoded is a message already encoded, which the helper's upstream
-// sends as it is (codec): a reply of 60 MiB built once, not allocated
-// and encoded for each call, whose garbage would slow the legitimate
-// client that runs in this process too.
+// sends as it is (codec, which runAttacks registers): a reply of 60 MiB
+// built once, not allocated and encoded for each call, whose garbage
+// would slow the legitimate client that runs in this process too.
 type encoded []byte
 
-// codec is the helper's upstream's: protobuf, except that an encoded is
-// sent as it is.
+// codec is protobuf's codec, except that an encoded is sent as it is;
+// the attacks register it in place of grpc-go's (encoding.RegisterCodec,
+// which grpc.ForceServerCodec would do for one server, but that API is
+// experimental).
 type codec struct{}
 
 func (codec) Marshal(v any) ([]byte, error) {
