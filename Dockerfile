@@ -48,6 +48,9 @@ LABEL org.opencontainers.image.title="protorest" \
 # Numeric, so that Kubernetes' runAsNonRoot can verify it without a
 # runAsUser: 65532 is distroless's nonroot user.
 USER 65532:65532
+# serve reads the container's memory limit (docker run -m 512m: its cgroup's
+# memory.max) and sets the Go runtime's to 90% of it, as GOMEMLIMIT would;
+# --memory-limit or GOMEMLIMIT in the environment say otherwise.
 # serve's default --listen is :8080.
 EXPOSE 8080
 # No HEALTHCHECK: Docker runs it inside the container, and a distroless

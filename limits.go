@@ -13,6 +13,18 @@ func WithMaxRequestBodySize(n int64) Option {
 	return optionFunc(func(c *config.Config) { c.Limits.MaxBody = n })
 }
 
+// WithMaxDecodingBytes bounds the bytes the request bodies of
+// one-message calls hold at once, across requests, from their first byte
+// read until the call ends: each its bytes, twelve times them for what
+// decoding them holds (a JSON list of google.protobuf.Value takes that),
+// a zstd or gzip decoder's state, and 16 KiB. A body that finds no room
+// waits (WithBufferedResponseWait), then gets 503 UNAVAILABLE with
+// "Retry-After: 1". The default is 128 MiB, or a quarter of the runtime's
+// memory limit (GOMEMLIMIT) when that is smaller; n <= 0 removes it.
+func WithMaxDecodingBytes(n int64) Option {
+	return optionFunc(func(c *config.Config) { c.Limits.MaxDecoding = max(n, 0) })
+}
+
 // WithMaxJSONDepth limits the nesting of objects and arrays in a JSON
 // request body; deeper input gets 400. The default is 100.
 func WithMaxJSONDepth(n int) Option {
@@ -101,16 +113,27 @@ func WithMaxResponseBytes(n int) Option {
 }
 
 // WithMaxBufferedResponseBytes bounds the bytes the gateway holds at
-// once, across requests, to encode large responses (over 64 KiB; for a
-// stream or a WebSocket, one such message) and write them until the
-// client has taken them. A response that finds no room waits, in order of
-// arrival, and past WithBufferedResponseWait gets 503 UNAVAILABLE with
-// "Retry-After: 1" (a WebSocket, the close 4014). The default is 256 MiB,
-// or a quarter of the runtime's memory limit (GOMEMLIMIT) when that is
-// smaller; n <= 0 removes the bound. docs/reference.md (Limits) says what
-// a response holds, and when it gives it back.
+// once, across requests, to encode responses (for a stream or a
+// WebSocket, each message) and write them until the client has taken
+// them, 16 KiB a response counted besides its body. A response that finds
+// no room waits, in order of arrival, and past WithBufferedResponseWait
+// gets 503 UNAVAILABLE with "Retry-After: 1" (a WebSocket, the close
+// 4014). The default is 128 MiB, or a quarter of the runtime's memory
+// limit (GOMEMLIMIT) when that is smaller; n <= 0 removes the bound.
+// docs/reference.md (Limits) says what a response holds, and when.
 func WithMaxBufferedResponseBytes(n int64) Option {
 	return optionFunc(func(c *config.Config) { c.Response.MaxBuffered = n })
+}
+
+// WithMaxBufferedResponseBytesPerConn bounds what one client connection's
+// responses hold of WithMaxBufferedResponseBytes, so that a client that
+// reads nothing cannot take it all: past it, the connection's responses
+// wait for its own to be written, as above, as many at once as it has
+// room for 16 KiB (32); more get 503 at once. A connection that holds
+// nothing may go past it with one response. It needs the http.Server's
+// ConnContext to be NewServer's. The default is 512 KiB; n <= 0 removes it.
+func WithMaxBufferedResponseBytesPerConn(n int64) Option {
+	return optionFunc(func(c *config.Config) { c.Response.PerConn = max(n, 0) })
 }
 
 // WithBufferedResponseWait sets how long a response waits for room
@@ -121,12 +144,12 @@ func WithBufferedResponseWait(d time.Duration) Option {
 }
 
 // WithResponseWriteTimeout bounds the time a client may take to read a
-// response counted under WithMaxBufferedResponseBytes (more than 64 KiB;
-// for a stream or a WebSocket, one such message): past it the write
-// fails, the connection (HTTP/1.1, or a WebSocket's, with no close frame)
-// or the stream (HTTP/2) is reset, and the bytes are given back. The
-// default is 1 minute, which a 4 MiB response passes at 70 KB/s; d <= 0
-// removes the limit.
+// response (for a stream or a WebSocket, each message), errors included:
+// past it the write fails, the connection (HTTP/1.1, or a WebSocket's,
+// with no close frame) or the stream (HTTP/2) is reset, and the bytes are
+// given back. An error response that found no room in the budget has
+// 250 ms. The default is 1 minute, which a 4 MiB response passes at
+// 70 KB/s; d <= 0 removes the limit.
 func WithResponseWriteTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config.Config) { c.Response.WriteTimeout = max(d, 0) })
 }

@@ -43,12 +43,12 @@ func fetchAll(t *testing.T, srv *httptest.Server, path string) (*http.Response, 
 	return resp, string(body)
 }
 
-// TestBufferedResponseBudget: a response over 64 KiB holds its bytes
-// against WithMaxBufferedResponseBytes while a client fails to read it;
-// another that finds no room gets, after WithBufferedResponseWait, 503
+// TestBufferedResponseBudget: a response holds its bytes against
+// WithMaxBufferedResponseBytes while a client fails to read it; another
+// that finds no room gets, after WithBufferedResponseWait, 503
 // UNAVAILABLE with Retry-After; the bytes come back when the stalled
-// client leaves, or when WithResponseWriteTimeout resets its stream.
-// Responses up to 64 KiB are never counted.
+// client leaves, or when WithResponseWriteTimeout resets its stream. A
+// small response, which fits in what is left, is served meanwhile.
 func TestBufferedResponseBudget(t *testing.T) {
 	t.Parallel()
 	gw := newFixture(t, "A", largeReplies(75<<10), // 100 KiB of JSON

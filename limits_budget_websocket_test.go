@@ -70,7 +70,7 @@ func (w *budgetWatch) endings() map[codes.Code]int {
 
 // busyReason is the reason of the close of a WebSocket whose message
 // found no room in the budget (4000 + UNAVAILABLE).
-const busyReason = "too many large responses in flight: try again"
+const busyReason = "too many responses in flight: try again"
 
 // wsLarge streams one large message over a WebSocket from srv, and says
 // how it went: "ok" (the message, then close 1000), "busy" (close 4014

@@ -103,7 +103,9 @@ func WithMaxBackendHeaderBytes(n int) RemoteOption {
 // Grpc-Metadata-* headers and Grpc-Trailer-* trailers; each message of
 // the backend's is limited in size (WithMaxBackendMessageBytes). The
 // unary server interceptors given to NewGateway do not run for remote
-// methods: put client interceptors on conn instead.
+// methods: put client interceptors on conn instead. Dial conn with
+// BackendDialOptions, which keep a stream whose client stops reading from
+// piling the backend's messages in the gateway.
 //
 // A unary request whose body is binary (application/proto,
 // application/protobuf, application/x-protobuf) for a rule whose body is

@@ -1,10 +1,12 @@
 package protorest
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/h1framing"
 )
 
@@ -33,7 +35,10 @@ import (
 //     with Serve or ListenAndServe below, which follow the request heads
 //     that net/http hides from handlers; served by the http.Server's own
 //     methods, a connection is closed after any chunked HTTP/1.1 request
-//     instead. The handler and ConnContext NewServer sets do this.
+//     instead. The handler and ConnContext NewServer sets do this;
+//   - each connection's responses held to its share of the response
+//     budget (WithMaxBufferedResponseBytesPerConn), which the ConnContext
+//     NewServer sets gives each connection.
 //
 // ReadTimeout and WriteTimeout stay unset: they bound a whole request or
 // response, streams included; the gateway bounds body reads and idle
@@ -46,7 +51,7 @@ func NewServer(addr string, h http.Handler) *http.Server {
 	srv := &http.Server{
 		Addr:              addr,
 		Handler:           h1framing.Guard(h),
-		ConnContext:       h1framing.ConnContext,
+		ConnContext:       connContext,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
@@ -57,6 +62,12 @@ func NewServer(addr string, h http.Handler) *http.Server {
 	srv.Protocols.SetHTTP2(true)
 	srv.Protocols.SetUnencryptedHTTP2(true)
 	return srv
+}
+
+// connContext is NewServer's ConnContext: the connection's Conn for the
+// framing check, and its share of the gateways' budgets.
+func connContext(ctx context.Context, c net.Conn) context.Context {
+	return budget.WithConn(h1framing.ConnContext(ctx, c))
 }
 
 // Serve serves srv (from NewServer) on l, as srv.Serve does, or with TLS

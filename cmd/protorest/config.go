@@ -47,6 +47,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-response-bytes must not be negative, and under 2GiB")
 	case c.bufferedRespWait < 0 || c.respWriteTimeout < 0:
 		return errors.New("--buffered-response-wait and --response-write-timeout must not be negative")
+	case c.returnMemoryEvery < 0:
+		return errors.New("--return-memory-every must not be negative")
 	case c.maxStreams <= 0 || c.maxStreams > math.MaxUint32:
 		return errors.New("--max-concurrent-streams must be positive")
 	case c.upstreamConns <= 0 || c.upstreamConns > 1024:
@@ -219,16 +221,16 @@ func headerListMatches(names []string, key string) bool {
 }
 
 // maxUpstreamMessageSize is the receive limit of the upstream connection:
-// the flag, or 64 MiB, raised to the body and response limits (no limit:
-// as large as gRPC allows).
+// the flag, or else what a response may be (--max-response-bytes; with no
+// limit, as large as gRPC allows).
 func (c *serveConfig) maxUpstreamMessageSize() int {
 	switch {
 	case c.maxUpstreamMessage > 0:
 		return int(min(c.maxUpstreamMessage, math.MaxInt32))
-	case c.maxBody <= 0 || c.maxResponseBytes <= 0:
+	case c.maxResponseBytes <= 0:
 		return math.MaxInt32
 	}
-	return int(min(max(c.maxBody, c.maxResponseBytes, defaultMaxUpstreamMessage), math.MaxInt32))
+	return int(min(c.maxResponseBytes, math.MaxInt32))
 }
 
 // upstreamCallOptions are the options of every call to the upstream: the
@@ -247,13 +249,15 @@ func (c *serveConfig) upstreamCallOptions() []grpc.CallOption {
 // the header list before the gateway sees it.
 const upstreamHeaderSlack = 16 << 10
 
-// upstreamDialOptions are the options of the upstream connection the
-// flags ask for: the most header bytes it takes.
+// upstreamDialOptions are the options of the upstream connection: the
+// gateway's receive windows (protorest.BackendDialOptions), and the most
+// header bytes it takes, as the flags ask.
 func (c *serveConfig) upstreamDialOptions() []grpc.DialOption {
+	opts := protorest.BackendDialOptions()
 	if c.maxUpstreamHeader <= 0 {
-		return nil
+		return opts
 	}
-	return []grpc.DialOption{grpc.WithMaxHeaderListSize(uint32(min(c.maxUpstreamHeader+upstreamHeaderSlack, math.MaxUint32)))}
+	return append(opts, grpc.WithMaxHeaderListSize(uint32(min(c.maxUpstreamHeader+upstreamHeaderSlack, math.MaxUint32))))
 }
 
 // gatewayOptions are the library options the flags ask for.
@@ -274,11 +278,15 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 		protorest.WithOpenAPIInfo(protorest.OpenAPIInfo{Title: c.openapiTitle, Version: c.openapiVersion}),
 		protorest.WithMaxResponseBytes(int(c.maxResponseBytes)),
 		protorest.WithBufferedResponseWait(c.bufferedRespWait),
+		protorest.WithMaxBufferedResponseBytesPerConn(c.bufferedPerConn),
 		protorest.WithResponseWriteTimeout(c.respWriteTimeout),
 		protorest.WithConcurrencyLimits(c.classCaps().concurrencyLimits()),
 	}
 	if c.maxBufferedResp >= 0 {
 		opts = append(opts, protorest.WithMaxBufferedResponseBytes(c.maxBufferedResp))
+	}
+	if c.maxDecoding >= 0 {
+		opts = append(opts, protorest.WithMaxDecodingBytes(c.maxDecoding))
 	}
 	if c.autoMap {
 		opts = append(opts, protorest.WithAutoMapping())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -39,8 +40,9 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		{"a repeated flag replaces its env list", []string{"--ignore-query", "a", "--ignore-query", "b"}, map[string]string{"PROTOREST_IGNORE_QUERY": "c"}, func(c *serveConfig) any { return c.ignoredQuery }, []string{"a", "b"}},
 		{"sizes", []string{"--max-body-size", "512KiB"}, map[string]string{"PROTOREST_MAX_UPSTREAM_MESSAGE_SIZE": "1GB"}, func(c *serveConfig) any { return []int64{c.maxBody, c.maxUpstreamMessage} }, []int64{512 << 10, 1e9}},
 		{"durations and ints", []string{"--drain-timeout", "1m"}, map[string]string{"PROTOREST_MAX_JSON_DEPTH": "7"}, func(c *serveConfig) any { return []any{c.drainTimeout, c.maxDepth} }, []any{time.Minute, 7}},
-		{"upstream message size follows the body limit", []string{"--max-body-size", "100MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 100 << 20},
-		{"upstream message size at least 64MiB", []string{"--max-body-size", "1MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 64 << 20},
+		{"upstream message size is the response limit", nil, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 4 << 20},
+		{"upstream message size is not the body limit", []string{"--max-body-size", "100MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 4 << 20},
+		{"upstream message size without a response limit", []string{"--max-response-bytes", "0"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, math.MaxInt32},
 		{"upstream message size as given", []string{"--max-upstream-message-size", "8MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 8 << 20},
 		{"limits' defaults", nil, nil, func(c *serveConfig) any {
 			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams, c.readIdleTimeout, c.streamIdleTimeout}
@@ -51,7 +53,7 @@ func TestServeFlagsAndEnvironment(t *testing.T) {
 		}, func(c *serveConfig) any {
 			return []any{c.readHeaderTimeout, c.idleTimeout, c.maxHeaderBytes, c.maxConnections, c.maxStreams, c.readIdleTimeout, c.streamIdleTimeout}
 		}, []any{2 * time.Second, 5 * time.Second, int64(16 << 10), 0, 10, time.Second, time.Minute}},
-		{"upstream message size at least the response limit", []string{"--max-response-bytes", "100MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 100 << 20},
+		{"upstream message size follows the response limit", []string{"--max-response-bytes", "100MiB"}, nil, func(c *serveConfig) any { return c.maxUpstreamMessageSize() }, 100 << 20},
 		{"response limits' defaults", nil, nil, func(c *serveConfig) any {
 			return []any{c.maxResponseBytes, c.maxBufferedResp, c.bufferedRespWait, c.respWriteTimeout}
 		}, []any{int64(4 << 20), int64(-1), time.Second, time.Minute}},

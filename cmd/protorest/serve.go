@@ -56,6 +56,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	defer pool.Close()
 
+	if limit := cfg.setMemoryLimit(os.LookupEnv); limit > 0 {
+		log.Info("memory limit", "go_runtime_mib", limit>>20)
+	}
 	gw := protorest.NewGateway(cfg.gatewayOptions()...)
 	up := &upstream{pool: pool, conn: pool.Conns()[0], gw: gw, log: log, target: cfg.upstream, loadTimeout: cfg.loadTimeout, maxMessage: cfg.maxUpstreamMessageSize(),
 		maxHeader: int(min(cfg.maxUpstreamHeader, math.MaxInt32))}
@@ -126,6 +129,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	go up.keepLoaded(watchCtx, reloads)
+	go cfg.returnMemory(watchCtx, log)
 
 	errc := make(chan error, 1)
 	go func() {

@@ -44,10 +44,6 @@ Examples:
       --tls-cert cert.pem --tls-key key.pem
 `
 
-// defaultMaxUpstreamMessage is the default limit on a message a REST
-// call receives from the upstream.
-const defaultMaxUpstreamMessage = 64 << 20
-
 // serveConfig is the parsed command line of serve.
 type serveConfig struct {
 	// Upstream and descriptors.
@@ -78,12 +74,14 @@ type serveConfig struct {
 	tlsClientCA string
 
 	// Serving.
-	listen       string
-	grpcProxy    bool
-	drainTimeout time.Duration
-	healthPath   string
-	livezPath    string
-	readyzPath   string
+	listen            string
+	grpcProxy         bool
+	drainTimeout      time.Duration
+	memoryLimit       int64 // -1: the container's
+	returnMemoryEvery time.Duration
+	healthPath        string
+	livezPath         string
+	readyzPath        string
 
 	// The OpenAPI document.
 	openapi        bool
@@ -132,6 +130,8 @@ type serveConfig struct {
 	maxStreams        int
 	maxResponseBytes  int64
 	maxBufferedResp   int64 // -1: the library's default
+	maxDecoding       int64 // -1: the library's default
+	bufferedPerConn   int64
 	bufferedRespWait  time.Duration
 	respWriteTimeout  time.Duration
 	caps              classCaps // -1: derived from the pool
@@ -197,8 +197,8 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "metadata added to every call to the upstream (REST, gRPC proxy, reflection, health), as grpcurl's -rpc-header"},
 		{group: conn, name: "upstream-compression", arg: "NAME", value: choiceValue{&c.upstreamCompression, []string{"none", "gzip"}},
 			help: "compress the messages sent to the upstream: none or gzip (worth it only over a slow network)"},
-		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: formatSize(defaultMaxUpstreamMessage) + ", or --max-body-size or --max-response-bytes if larger",
-			help: "largest message accepted from the upstream by a REST call (the same-port gRPC proxy takes --max-response-bytes). A REST response is then held to --max-response-bytes once encoded; this limit is never below that, nor below the largest request body. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes"},
+		{group: conn, name: "max-upstream-message-size", arg: "SIZE", value: sizeValue{&c.maxUpstreamMessage}, def: "--max-response-bytes",
+			help: "largest message accepted from the upstream by REST calls, reflection and health checks (the same-port gRPC proxy takes --max-response-bytes): a longer one is refused from its length, before it is read. A REST call's reply over it gets 500 \"response too large\", as one over --max-response-bytes, which also holds a response once encoded"},
 
 		{group: conn, name: "max-upstream-header-bytes", arg: "SIZE", value: sizeValue{&c.maxUpstreamHeader},
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
@@ -219,6 +219,10 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
 		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
 			help: "proxy gRPC calls on the HTTP port to the upstream, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false to turn it off)"},
+		{group: srv, name: "memory-limit", arg: "SIZE", value: sizeValue{&c.memoryLimit}, def: "the container's (cgroup) memory limit, if any",
+			help: "the memory serve may use: the Go runtime's limit is set to 90% of it (as GOMEMLIMIT would), so that it collects garbage harder before the container's limit is reached, and --max-buffered-response-bytes defaults to a quarter of that. A GOMEMLIMIT in the environment wins; 0 for none"},
+		{group: srv, name: "return-memory-every", arg: "DUR", value: durationValue{&c.returnMemoryEvery},
+			help: "how often serve checks whether a burst left memory behind (32MiB more than the Go runtime needs), and gives it back to the operating system (debug.FreeOSMemory); 0 never does"},
 		{group: srv, name: "drain-timeout", arg: "DUR", value: durationValue{&c.drainTimeout},
 			help: "how long SIGTERM waits for requests in flight"},
 		{group: srv, name: "health-path", arg: "PATH", value: stringValue{&c.healthPath},
@@ -277,14 +281,18 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: lim, name: "max-body-size", arg: "SIZE", value: sizeValue{&c.maxBody},
 			help: "largest request body, per message for a client stream or a proxied gRPC call (decompressed): 413 (RESOURCE_EXHAUSTED) beyond; 0 for no limit"},
+		{group: lim, name: "max-decoding-bytes", arg: "SIZE", value: sizeValue{&c.maxDecoding}, def: "128MiB, or a quarter of GOMEMLIMIT if that is less",
+			help: "most bytes the request bodies of one-message calls hold at once, over all requests, from their first byte until the call ends: each its bytes and twelve times them for what decoding holds, a decompressor's state and 16KiB. One that finds no room waits --buffered-response-wait, then gets 503 with Retry-After; 0 for no bound"},
 		{group: lim, name: "max-response-bytes", arg: "SIZE", value: sizeValue{&c.maxResponseBytes},
 			help: "largest response body once encoded, per message for a stream: 500 \"response too large\" beyond (encoding stops there, nothing of the response is sent); 0 for no limit"},
-		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "256MiB, or a quarter of GOMEMLIMIT if that is less",
-			help: "most bytes of encoded responses held at once while clients read them, over all requests; responses of 64KiB or less are not counted. A larger one waits for room, then gets 503 with Retry-After; 0 for no bound"},
+		{group: lim, name: "max-buffered-response-bytes", arg: "SIZE", value: sizeValue{&c.maxBufferedResp}, def: "128MiB, or a quarter of GOMEMLIMIT if that is less",
+			help: "most bytes of responses held at once while clients read them, over all requests (each response, each message of a stream or of a proxied gRPC call: its bytes and 16KiB). One that finds no room waits for it, then gets 503 with Retry-After (a proxied gRPC call, UNAVAILABLE); 0 for no bound"},
+		{group: lim, name: "max-buffered-response-bytes-per-conn", arg: "SIZE", value: sizeValue{&c.bufferedPerConn},
+			help: "what one client connection's responses may hold of --max-buffered-response-bytes: past it they wait for its own to be written, as many as it has room for 16KiB (32), more get 503 at once (one response may go past it alone); 0 for no share"},
 		{group: lim, name: "buffered-response-wait", arg: "DUR", value: durationValue{&c.bufferedRespWait},
 			help: "how long a response waits for room under --max-buffered-response-bytes before its 503"},
 		{group: lim, name: "response-write-timeout", arg: "DUR", value: durationValue{&c.respWriteTimeout},
-			help: "time a client has to read a response counted under --max-buffered-response-bytes (for a stream, such a message): the stream (HTTP/2) or connection (HTTP/1.1) is reset beyond; 0 for no limit"},
+			help: "time a client has to read a response (for a stream or a proxied gRPC call, each message), errors included: the stream (HTTP/2) or connection (HTTP/1.1) is reset beyond; 0 for no limit"},
 		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},
 			help: "deepest nesting of objects and arrays in a JSON request: 400 beyond"},
 		{group: lim, name: "max-url-bytes", arg: "SIZE", value: sizeValue{&c.maxURLBytes},
@@ -357,6 +365,8 @@ func newServeConfig() *serveConfig {
 		loadTimeout:         10 * time.Second,
 		grpcProxy:           true,
 		drainTimeout:        30 * time.Second,
+		memoryLimit:         -1,
+		returnMemoryEvery:   10 * time.Second,
 		healthPath:          "/healthz",
 		livezPath:           "/livez",
 		readyzPath:          "/readyz",
@@ -388,6 +398,8 @@ func newServeConfig() *serveConfig {
 		maxStreams:          srv.HTTP2.MaxConcurrentStreams,
 		maxResponseBytes:    4 << 20,
 		maxBufferedResp:     -1,
+		maxDecoding:         -1,
+		bufferedPerConn:     512 << 10,
 		bufferedRespWait:    time.Second,
 		respWriteTimeout:    time.Minute,
 		caps:                classCaps{-1, -1, -1, -1, -1, -1},

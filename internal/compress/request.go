@@ -160,3 +160,20 @@ func (b *Body) Close() error {
 	b.decoded = nil
 	return b.src.r.Close()
 }
+
+// gzipHolds is what a gzip reader holds while it decodes: its window
+// (32 KiB) and its tables.
+const gzipHolds = 64 << 10
+
+// Holds is what decoding b may hold besides the bytes it decodes to: a
+// zstd decoder's largest window (8 MiB), or a gzip reader's state; 0 for
+// a nil Body.
+func (b *Body) Holds() int64 {
+	switch {
+	case b == nil:
+		return 0
+	case b.coding == zstdCoding:
+		return maxWindow
+	}
+	return gzipHolds
+}

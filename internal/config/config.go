@@ -83,6 +83,7 @@ type Limits struct {
 	MaxBody                                 int64
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
 	MaxJSONDepth                            int
+	MaxDecoding                             int64 // all request bodies held at once, and what decoding them holds
 	ReadIdleTimeout, StreamIdleTimeout      time.Duration
 	Concurrency                             Concurrency
 }
@@ -98,7 +99,8 @@ type Response struct {
 	SuccessStatus map[string]int // by "/pkg.Service/Method"
 	Hooks         []render.Hook
 	MaxBytes      int
-	MaxBuffered   int64 // all large responses held at once
+	MaxBuffered   int64 // all responses held at once
+	PerConn       int64 // what one client connection's responses may hold of it
 	BufferedWait  time.Duration
 	WriteTimeout  time.Duration
 }
@@ -131,17 +133,16 @@ const (
 	DefaultMaxJSONDepth    = 100
 	DefaultReadIdleTimeout = 30 * time.Second
 	DefaultStreamIdle      = 5 * time.Minute
+	DefaultMaxDecoding     = 128 << 20
 
 	DefaultMaxMetadataBytes = 8 << 10
 	DefaultMaxTimeout       = 5 * time.Minute
 
 	DefaultMaxResponseBytes     = 4 << 20
-	DefaultMaxBufferedResponses = 256 << 20
+	DefaultMaxBufferedResponses = 128 << 20
+	DefaultBufferedPerConn      = 512 << 10
 	DefaultBufferedResponseWait = time.Second
 	DefaultResponseWriteTimeout = time.Minute
-	// FreeResponseBytes is the size up to which a response is not counted
-	// against MaxBuffered.
-	FreeResponseBytes = 64 << 10
 )
 
 // Default returns the settings of a gateway without options.
@@ -167,12 +168,14 @@ func Default() Config {
 			MaxHeaders:        DefaultMaxHeaders,
 			MaxQueryParams:    DefaultMaxQueryParams,
 			MaxJSONDepth:      DefaultMaxJSONDepth,
+			MaxDecoding:       withinMemoryLimit(DefaultMaxDecoding),
 			ReadIdleTimeout:   DefaultReadIdleTimeout,
 			StreamIdleTimeout: DefaultStreamIdle,
 		},
 		Response: Response{
 			MaxBytes:     DefaultMaxResponseBytes,
 			MaxBuffered:  DefaultMaxBuffered(),
+			PerConn:      DefaultBufferedPerConn,
 			BufferedWait: DefaultBufferedResponseWait,
 			WriteTimeout: DefaultResponseWriteTimeout,
 		},
@@ -181,8 +184,11 @@ func Default() Config {
 
 // DefaultMaxBuffered is DefaultMaxBufferedResponses, or a quarter of the
 // runtime's memory limit when that is smaller.
-func DefaultMaxBuffered() int64 {
-	n := int64(DefaultMaxBufferedResponses)
+func DefaultMaxBuffered() int64 { return withinMemoryLimit(DefaultMaxBufferedResponses) }
+
+// withinMemoryLimit is n, or a quarter of the runtime's memory limit
+// (GOMEMLIMIT) when that is smaller.
+func withinMemoryLimit(n int64) int64 {
 	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
 		n = min(n, limit/4)
 	}

@@ -41,8 +41,8 @@ func TestDefault(t *testing.T) {
 	}
 }
 
-// TestDefaultMaxBuffered: 256 MiB, or a quarter of a smaller memory
-// limit.
+// TestDefaultMaxBuffered: 128 MiB for responses and for request
+// decoding, or a quarter of a smaller memory limit.
 func TestDefaultMaxBuffered(t *testing.T) {
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		if n := DefaultMaxBuffered(); n != DefaultMaxBufferedResponses {
@@ -53,5 +53,8 @@ func TestDefaultMaxBuffered(t *testing.T) {
 	defer debug.SetMemoryLimit(old)
 	if n := DefaultMaxBuffered(); n != 100<<20 {
 		t.Errorf("under a 400 MiB limit: %d", n)
+	}
+	if n := Default().Limits.MaxDecoding; n != 100<<20 {
+		t.Errorf("the decoding budget under a 400 MiB limit: %d", n)
 	}
 }

@@ -52,17 +52,25 @@ func (x *Exchange) Bind() error {
 	if x.Binding.Request.Body.Kind == bind.BodyNone {
 		return x.discardBody()
 	}
+	if err := x.takeDecoding(); err != nil {
+		return err
+	}
 	x.body = bufpool.Get()
 	// A declared length only sizes the first allocation, and only up to
 	// maxPresize: the client may declare more than it sends.
 	if n := x.R.ContentLength; n > 0 {
 		x.body.Grow(int(min(n, maxPresize)))
 	}
-	if err := x.copyBody(x.body); err != nil {
+	var dst io.Writer = x.body
+	if x.Env.Decoding != nil {
+		x.counted.x = x
+		dst = &x.counted
+	}
+	if err := x.copyBody(dst); err != nil {
 		return err
 	}
 	x.Input.Body = x.body.Bytes()
-	return nil
+	return x.setDecoding(x.decodingCost())
 }
 
 // BindMessage makes body (in the format of x.Input) the request's one

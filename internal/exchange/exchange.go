@@ -23,9 +23,11 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/bind"
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/bufpool"
 	"github.com/protorest/protorest/internal/compress"
 	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
@@ -41,6 +43,9 @@ type Env struct {
 	// MaxBody limits a request body, and each message of a request
 	// stream; 0 or less is no limit.
 	MaxBody int64
+	// Decoding, if not nil, is the budget the body of a one-message
+	// request takes from while it is held (see Bind).
+	Decoding *budget.Budget
 	// MaxURLBytes, MaxHeaders and MaxQueryParams limit what Admit
 	// checks; 0 or less is no limit.
 	MaxURLBytes, MaxHeaders, MaxQueryParams int
@@ -90,6 +95,8 @@ type Exchange struct {
 	scratch  *bytes.Buffer  // released with the exchange
 	decodeFn func(any) error
 	clock    *timeouts.ReadClock // kept by the pooled exchange, with its timer
+	decoding budget.Hold         // of Env.Decoding, until the call ends
+	counted  countedBody         // the body buffer while it is read
 	idle     *timeouts.IdleWatch // a streaming call's, or nil
 }
 
@@ -119,8 +126,10 @@ func Put(x *Exchange) {
 		x.coded = nil
 	}
 	if x.Binding != nil && x.Binding.Streaming() {
+		x.decoding.Release()
 		return
 	}
+	x.decoding.Release()
 	bufpool.Put(x.body)
 	bufpool.Put(x.scratch)
 	decode, clock := x.decodeFn, x.clock
@@ -157,8 +166,10 @@ func (x *Exchange) reply() render.Reply {
 	return render.Reply{W: x.W, R: x.R, Plan: x.Binding.Response, Out: x.Out, Cfg: &x.Env.Render}
 }
 
-// Fail answers the request with err, through the error handler.
+// Fail answers the request with err, through the error handler, with
+// Retry-After when err is Busy.
 func (x *Exchange) Fail(err error) {
+	httperr.SetRetryAfter(x.W.Header(), err)
 	x.Env.Render.ErrorHandler(x.W, x.R, err)
 }
 

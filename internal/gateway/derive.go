@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/config"
@@ -120,8 +121,13 @@ func (g *Gateway) deriveEnv(types *resolve.Types) {
 		WriteTimeout: cfg.Response.WriteTimeout,
 	}
 	if n := cfg.Response.MaxBuffered; n > 0 {
-		g.env.Render.Budget = render.NewBudget(n, config.FreeResponseBytes, cfg.Response.BufferedWait)
+		g.env.Render.Budget = budget.New(n, cfg.Response.PerConn, cfg.Response.BufferedWait)
 	}
+	if n := cfg.Limits.MaxDecoding; n > 0 {
+		g.env.Decoding = budget.New(n, 0, cfg.Response.BufferedWait)
+	}
+	g.env.Render.ErrorHandler = g.env.Render.Bounded(g.env.Render.ErrorHandler)
+	g.routingError = g.env.Render.Bounded(g.routingError)
 }
 
 // edgeChain is the chain of layers around the router, each only when its

@@ -28,6 +28,8 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 		Method:            g.methodKind,
 		Failed:            recordFailure,
 		Limiter:           g.classes,
+		Budget:            g.env.Render.Budget,
+		WriteTimeout:      g.env.Render.WriteTimeout,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.err == nil && grpcproxy.IsGRPC(r) {

@@ -27,7 +27,9 @@ type call struct {
 	mdErr      error
 	clock      *timeouts.ReadClock // nil without a read idle timeout
 	body       *body
-	failed     failure // why grpc-go could not read the client's messages
+	failed     failure      // why grpc-go could not read the client's messages
+	out        clientWriter // the response
+	sent       int64        // messages sent to the client (forward's)
 
 	mu     sync.Mutex
 	isCut  bool                    // the body was cut short
@@ -40,9 +42,10 @@ type callKey struct{}
 // says why.
 var errCut = errors.New("grpcproxy: the request body was cut short")
 
-// newCall makes r's call, and puts its body in r.Body.
+// newCall makes r's call, puts its body in r.Body, and its response
+// writer in c.out.
 func (p *proxy) newCall(w http.ResponseWriter, r *http.Request) *call {
-	c := &call{r: r}
+	c := &call{r: r, out: clientWriter{ResponseWriter: w, timeout: p.s.WriteTimeout, flushed: make(chan struct{}, 1)}}
 	if p.s.Method != nil {
 		m := p.s.Method(r.URL.Path)
 		c.oneRequest = m.Known && !m.ClientStreams

@@ -76,7 +76,7 @@ func (p *proxy) forward(ss grpc.ServerStream) error {
 			}
 			return c.outcome(remote.Unreachable(err, true), idle) // the upstream's status, details included
 		}
-		if err := ss.SendMsg(m); err != nil {
+		if err := p.deliver(ctx, c, ss, m); err != nil {
 			return c.outcome(err, idle)
 		}
 		idle.Touch()

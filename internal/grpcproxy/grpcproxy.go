@@ -12,8 +12,9 @@
 //
 // A call obeys the limits a REST call does, from the same settings (see
 // Settings): each message's size, the read clocks of its request body,
-// the stream idle timeout, the metadata's size and filtering, and the
-// deadlines.
+// the stream idle timeout, the metadata's size and filtering, the
+// deadlines, and the response budget and write timeout for what it holds
+// toward its client.
 package grpcproxy
 
 import (
@@ -28,6 +29,7 @@ import (
 	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed calls
 	"google.golang.org/grpc/status"
 
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/headers"
 )
@@ -56,6 +58,11 @@ type Settings struct {
 	// grpc-go's cause included, with the call's context (the HTTP
 	// request's, and what it holds).
 	Failed func(context.Context, error)
+	// Budget, if not nil, is the response budget each message to the
+	// client takes from until it is written (see deliver); WriteTimeout
+	// bounds the writing of each (0: none): past it the stream is reset.
+	Budget       *budget.Budget
+	WriteTimeout time.Duration
 	// Limiter, if not nil, caps the calls in flight at once by its class
 	// classlimit.GRPC: a call over the cap ends at once with UNAVAILABLE
 	// (a Trailers-Only response), the upstream not called.
@@ -126,7 +133,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := p.newCall(w, r)
 	defer c.body.Close()
-	p.srv.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	p.srv.ServeHTTP(&c.out, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
 }
 
 // handle is the unknown-service handler: it forwards the call and

@@ -102,6 +102,20 @@ func start(t testing.TB, s ...grpcproxy.Settings) (testgrpc.TestServiceClient, *
 // errors the proxy reported, in order.
 func startProxy(t testing.TB, target string, s ...grpcproxy.Settings) (testgrpc.TestServiceClient, <-chan error) {
 	t.Helper()
+	addr, failed := serveProxy(t, target, s...)
+	client, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	return testgrpc.NewTestServiceClient(client), failed
+}
+
+// serveProxy serves a proxy to the upstream at target (with s, if given)
+// on an h2c port of net/http, and returns its address and the errors the
+// proxy reported, in order.
+func serveProxy(t testing.TB, target string, s ...grpcproxy.Settings) (string, <-chan error) {
+	t.Helper()
 	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -139,13 +153,7 @@ func startProxy(t testing.TB, target string, s ...grpcproxy.Settings) (testgrpc.
 	}
 	go hs.Serve(plis)
 	t.Cleanup(func() { hs.Close() })
-
-	client, err := grpc.NewClient(plis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { client.Close() })
-	return testgrpc.NewTestServiceClient(client), failed
+	return plis.Addr().String(), failed
 }
 
 type requestKey struct{}

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/bufpool"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/headers"
@@ -36,12 +37,12 @@ type Config struct {
 	// MaxBody limits the encoded body of a response, and each message of
 	// a stream (TooLarge); 0 or less is no limit.
 	MaxBody int
-	// Budget counts the large responses held while they are written; nil
-	// counts none.
-	Budget *Budget
-	// WriteTimeout bounds the writing of a response the budget counts,
-	// so that a client that stops reading gives its bytes back; 0 is no
-	// limit.
+	// Budget counts the bytes responses hold while they are rendered and
+	// written; nil counts none.
+	Budget *budget.Budget
+	// WriteTimeout bounds the writing of a response (of each message of
+	// a stream), so that a client that stops reading gives its bytes
+	// back; 0 is no limit.
 	WriteTimeout time.Duration
 }
 
@@ -87,7 +88,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	}
 	buf := bufpool.Get()
 	defer bufpool.Put(buf)
-	body, contentType, cost, err := a.Cfg.Render(a.R.Context(), a.Plan, buf.AvailableBuffer(), msg, a.Out)
+	body, contentType, hold, err := a.Cfg.Render(a.R.Context(), a.Plan, buf.AvailableBuffer(), msg, a.Out)
 	if err != nil {
 		httperr.SetRetryAfter(a.W.Header(), err)
 		a.Cfg.ErrorHandler(a.W, a.R, err)
@@ -95,75 +96,63 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	}
 	contentType = cmp.Or(hookedType, contentType)
 	room := cap(body)
-	if cost > 0 {
-		defer a.Cfg.Budget.Give(cost)
-		defer a.limitWrite()()
-	}
+	limit := limitWrite(a.W, a.R, a.Cfg.WriteTimeout, false)
 	a.writeBody(code, body, contentType, trailer)
+	limit.end()
+	hold.Release()
 	bufpool.KeepRoom(buf, room)
 }
 
 // Render encodes msg in format f into dst, as p plans, within the size
-// limit (MaxBody), and takes its cost from the budget. Rendering holds
-// more than the body it writes: the message, and the encoder's
-// bookkeeping. So a large message first takes what rendering it is
-// estimated to hold (Response.Holding), waiting for room if it must
-// (until ctx ends), and once rendered keeps what its body costs, giving
-// back the rest. A body that costs more than the estimate takes the
-// difference if there is room at once; else it gives back all it holds,
-// its bytes are dropped while it waits for its whole cost, and msg is
-// rendered again (the same bytes: a method must not change a message it
-// has answered). No room within the budget's Wait is ErrBusy. The caller
-// gives the cost back (Budget.Give) once the body is written.
-func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, cost int64, err error) {
+// limit (MaxBody), and takes its cost from the budget: what it holds
+// while rendered and written. Rendering holds more than the body it
+// writes: the message, and the encoder's bookkeeping. So msg first takes
+// what rendering it is estimated to hold (Response.Holding), waiting for
+// room if it must (until ctx ends), and once rendered keeps what its
+// body costs, giving back the rest. A body that costs more than the
+// estimate takes the difference if there is room at once; else it gives
+// back all it holds, its bytes are dropped while it waits for its whole
+// cost, and msg is rendered again (the same bytes: a method must not
+// change a message it has answered). No room within the budget's wait is
+// ErrBusy. Every response also costs what it holds besides its body
+// (budget.Overhead). The caller gives the hold back (Release) once the body
+// is written.
+func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.Message, f *negotiate.Format) (body []byte, contentType string, hold budget.Hold, err error) {
 	b := c.Budget
-	var held int64
+	var estimate int
 	if b != nil {
-		held = b.Cost(p.Holding(msg, f))
+		estimate = p.Holding(msg, f)
 	}
-	if err := b.Take(ctx, held); err != nil {
-		return nil, "", 0, err
+	if hold, err = b.Take(ctx, cost(estimate)); err != nil {
+		return nil, "", hold, ErrBusy
 	}
 	body, contentType, err = p.Append(dst, msg, f, c.MaxBody)
 	if err != nil {
-		b.Give(held)
-		return nil, "", 0, err
+		hold.Release()
+		return nil, "", hold, err
 	}
-	cost = b.Cost(len(body))
+	n := cost(len(body))
 	switch {
-	case cost <= held:
-		b.Give(held - cost)
-		return body, contentType, cost, nil
-	case b.TryTake(cost - held):
-		return body, contentType, cost, nil
+	case n <= hold.N():
+		hold.Shrink(n)
+		return body, contentType, hold, nil
+	case hold.TryGrow(n):
+		return body, contentType, hold, nil
 	}
-	b.Give(held) // not held while it waits, nor its body
+	hold.Release() // not held while it waits, nor its body
 	body = nil
-	if err := b.Take(ctx, cost); err != nil {
-		return nil, "", 0, err
+	if hold, err = b.Take(ctx, n); err != nil {
+		return nil, "", hold, ErrBusy
 	}
 	if body, contentType, err = p.Append(dst, msg, f, c.MaxBody); err != nil {
-		b.Give(cost)
-		return nil, "", 0, err
+		hold.Release()
+		return nil, "", hold, err
 	}
-	return body, contentType, cost, nil
+	return body, contentType, hold, nil
 }
 
-// limitWrite sets the write deadline of a response the budget counts,
-// and returns what lifts it again for the requests that follow on the
-// connection. Past the deadline a write fails (HTTP/2 resets the stream,
-// HTTP/1.1 closes the connection), and the bytes are given back.
-func (a *Reply) limitWrite() (lift func()) {
-	d := a.Cfg.WriteTimeout
-	if d <= 0 {
-		return func() {}
-	}
-	rc := http.NewResponseController(a.W)
-	if rc.SetWriteDeadline(time.Now().Add(d)) != nil {
-		return func() {} // not supported by a wrapper: the client's disconnection still ends the write
-	}
-	return func() { rc.SetWriteDeadline(time.Time{}) }
-}
+// cost is what a response of n bytes takes from the budget.
+func cost(n int) int64 { return int64(n) + budget.Overhead }
 
 // writeBody writes a successful response's status, headers, body and
 // trailers: the trailer metadata as HTTP trailers when the client asked

@@ -101,10 +101,8 @@ func (s *Stream) SendHeader(header metadata.MD) error {
 // method makes of it, so that no client sees a stream with a message
 // missing from it.
 func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
-	body, contentType, cost, err := s.Cfg.Render(s.R.Context(), s.Plan, nil, msg, s.Out)
-	if cost > 0 {
-		defer s.Cfg.Budget.Give(cost)
-	}
+	body, contentType, hold, err := s.Cfg.Render(s.R.Context(), s.Plan, nil, msg, s.Out)
+	defer hold.Release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -124,14 +122,13 @@ func (s *Stream) Send(msg proto.Message, header metadata.MD) error {
 	}
 	s.seq++
 	s.buf = framing.AppendMessage(s.buf[:0], s.kind, s.seq, body)
-	if cost > 0 {
-		defer s.limitWrite()()
-	}
+	limit := limitWrite(s.W, s.R, s.Cfg.WriteTimeout, true)
 	_, werr := s.W.Write(s.buf)
+	ferr := limit.end()
 	if cap(s.buf) > maxKeptFrame {
 		s.buf = nil // a stream does not keep its largest message's room
 	}
-	if werr != nil || s.rc.Flush() != nil {
+	if werr != nil || ferr != nil {
 		return ErrClientGone
 	}
 	return nil
@@ -169,6 +166,7 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	if s.start(header, contentType, nil) != nil {
 		return
 	}
+	defer limitWrite(s.W, s.R, s.Cfg.WriteTimeout, false).end()
 	trailers := headers.AcceptsTrailers(s.R)
 	st := status.New(codes.OK, "")
 	if err != nil {

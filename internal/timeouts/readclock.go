@@ -1,7 +1,8 @@
 // Package timeouts holds the clocks that bound how long a request may
 // take to arrive: a ReadClock for the reads of a body (an idle timeout
-// and a minimum rate), an IdleWatch for a stream that passes no message.
-// Every way in (REST, WebSocket, the gRPC pass-through) uses them.
+// and a minimum rate), an IdleWatch for a stream that passes no message;
+// and SetWriteDeadline, which bounds how long a response may take to
+// leave. Every way in (REST, WebSocket, the gRPC pass-through) uses them.
 package timeouts
 
 import (

@@ -71,21 +71,21 @@ func (s *sink) Send(msg proto.Message, _ metadata.MD) error {
 }
 
 // write sends one message, rendered within the response budget
-// (render.Config.Render): a message the budget counts holds its cost
-// until it is written, which the write timeout bounds (past it, the
-// connection is closed). The caller holds mu.
+// (render.Config.Render): it holds its cost until it is written, which
+// the write timeout bounds (past it, the connection is closed). The
+// caller holds mu.
 func (s *sink) write(msg proto.Message) error {
 	f, typ := s.formats.JSON, websocket.MessageText
 	if s.binary || s.plan.Raw != nil {
 		f, typ = s.formats.Binary, websocket.MessageBinary
 	}
-	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, nil, msg, f)
+	body, _, hold, err := s.cfg.Render(s.ctx, s.plan, nil, msg, f)
 	if err != nil {
 		return err
 	}
-	defer s.cfg.Budget.Give(cost)
+	defer hold.Release()
 	ctx := s.ctx
-	if cost > 0 && s.cfg.WriteTimeout > 0 {
+	if s.cfg.WriteTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.WriteTimeout)
 		defer cancel()

@@ -7,7 +7,7 @@
 // An empty message ends the client's stream (a half-close); closing the
 // WebSocket cancels the call. The close frame carries the outcome: 1000
 // for OK, else 4000 plus the gRPC code, with the status message as the
-// reason. Messages count against the response budget (render.Budget) as
+// reason. Messages count against the response budget (render.Config.Budget) as
 // a server stream's do: one that finds no room ends the WebSocket with
 // 4014, UNAVAILABLE.
 package ws

@@ -8,11 +8,12 @@ import (
 )
 
 // largeReply is the upstream reply of the large-reply attacks: 60 MiB,
-// under serve's default --max-upstream-message-size (64 MiB).
+// under the 64 MiB serve's --max-upstream-message-size defaulted to
+// before it followed --max-response-bytes (4 MiB).
 const largeReply = 60 << 20
 
 // unaryPath is a unary GET whose answer is 58 KB of JSON (43,000 bytes,
-// base64), under the 64 KiB that the response budget leaves out.
+// base64), under the 64 KiB that the response budget once left out.
 const unaryPath = "/v1/bytes?value=43000"
 
 // attackList is issue 22's attacks at sizes z.
@@ -31,10 +32,12 @@ func attackList(z attackSizes) []attack {
 			}},
 		{name: "slow-readers", desc: fmt.Sprintf("slow HTTP/1.1 readers: %d connections (4 KiB receive buffers), each a 58 KB unary answer read at 100 bytes/s for %s", z.slowReaders, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string { return slowReaders(ctx, e, z.slowReaders, z.hold) }},
-		{name: "large-reply", desc: "one 60 MiB upstream reply (serve's --max-upstream-message-size is 64 MiB, a response 4 MiB)",
+		{name: "large-reply", desc: "one 60 MiB upstream reply (a response may be 4 MiB)",
 			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, 1) }},
 		{name: "large-replies", desc: fmt.Sprintf("%d 60 MiB upstream replies at once", z.largeBatch),
 			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, z.largeBatch) }},
+		{name: "decoding-bomb", desc: fmt.Sprintf("%d JSON bodies at once, each a list of %d zeros (4 MB) that decode to as many google.protobuf.Value", z.decodeBodies, decodeValues),
+			run: func(ctx context.Context, e *attackEnv) string { return decodingBomb(ctx, e, z.decodeBodies) }},
 		{name: "held-passthrough", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams a connection, and %d gRPC pass-through server streams held (over one h2c connection to serve), for %s", z.held, z.held, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string { return holdPassThrough(ctx, e, z.held, z.hold) }},
 		{name: "held-streams", upstream: held, desc: fmt.Sprintf("the same, %d REST server streams held (GET /v1/hold, HTTP/1.1)", z.held),

@@ -82,7 +82,8 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		defer b.held.Add(-1)
 	}
 	ctx := stream.Context()
-	var in, out proto.Message
+	var in proto.Message
+	var out any
 	switch method {
 	case "Ping", "Sleep", "Deadline", "Hold", "Collect", "Talk":
 		in = &emptypb.Empty{}
@@ -135,7 +136,7 @@ func (b *backend) handle(_ any, stream grpc.ServerStream) error {
 		if n < 0 || n > maxBytes {
 			return status.Errorf(codes.InvalidArgument, "value: want 0 to %d", maxBytes)
 		}
-		out = wrapperspb.Bytes(make([]byte, n))
+		out = zeros(n)
 	}
 	return stream.SendMsg(out)
 }

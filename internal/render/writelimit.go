@@ -1,0 +1,79 @@
+package render
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/timeouts"
+)
+
+// refusedWriteTimeout bounds the writing of an error response that the
+// budget has no room for (ErrBusy among them): a client that takes it at
+// once is answered; one that does not read is cut off, rather than hold
+// what the budget could not count.
+const refusedWriteTimeout = 250 * time.Millisecond
+
+// A writeLimit bounds the writing of one response, or of one message of
+// a stream: past its deadline a write fails, and the stream (HTTP/2) or
+// the connection (HTTP/1.x) is reset.
+type writeLimit struct {
+	w     http.ResponseWriter
+	flush bool // end flushes: the bytes must be written before the response ends
+	lift  bool // end lifts the deadline: it would outlive the write
+}
+
+// limitWrite sets the write deadline of w, the response to r, to d from
+// now (none when d <= 0, or when w cannot set one: a middleware without
+// Unwrap). stream says more is written after this: a stream's message,
+// which end flushes, and whose deadline end lifts. A whole response on
+// HTTP/2 is flushed by end too: net/http keeps a small body (4 KiB) in a
+// buffer until the handler returns, which would leave it to be written
+// after the budget gave its bytes back, with no deadline. On HTTP/1.x its
+// last bytes are written after the handler returns all the same, but
+// into the connection's socket buffer, which only a client that has left
+// earlier responses unread can fill; its deadline is lifted for the
+// requests that follow on the connection.
+func limitWrite(w http.ResponseWriter, r *http.Request, d time.Duration, stream bool) writeLimit {
+	l := writeLimit{w: w, flush: stream || r.ProtoMajor >= 2}
+	if d > 0 && timeouts.SetWriteDeadline(w, time.Now().Add(d)) {
+		l.lift = stream || r.ProtoMajor < 2
+	}
+	return l
+}
+
+// end flushes the response if it must, so that its bytes are written
+// within the deadline and while the budget counts them (the caller gives
+// them back next), and lifts the deadline if it must. It returns the
+// flush's error.
+func (l writeLimit) end() error {
+	var err error
+	if l.flush {
+		err = http.NewResponseController(l.w).Flush()
+	}
+	if l.lift {
+		timeouts.SetWriteDeadline(l.w, time.Time{})
+	}
+	return err
+}
+
+// Bounded returns h, an error handler, with each error response it
+// writes counted and bounded as a response is: it takes what an error
+// response holds (budget.Overhead) from the budget if there is room at once
+// (an error is answered without waiting), and its writing is bounded by
+// the write timeout; with no room, or for a Busy error, by
+// refusedWriteTimeout.
+func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		d := c.WriteTimeout
+		hold, room := c.Budget.TryTake(r.Context(), budget.Overhead)
+		if !room || httperr.IsBusy(err) {
+			d = refusedWriteTimeout
+		}
+		limit := limitWrite(w, r, d, false)
+		h(w, r, err)
+		limit.end()
+		hold.Release()
+	}
+}

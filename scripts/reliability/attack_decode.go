@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// decodeValues is the values of each decoding bomb's list: 2 bytes a
+// value, a body of 4 MB (under serve's 4 MiB body limit).
+const decodeValues = 2_000_000
+
+// decodingBomb POSTs n JSON objects at once to /v1/echo (a
+// google.protobuf.Struct), each a list of decodeValues zeros: every
+// value decodes to a google.protobuf.Value. It counts the statuses.
+func decodingBomb(ctx context.Context, e *attackEnv, n int) string {
+	body := `{"a":[` + strings.Repeat("0,", decodeValues-1) + `0]}`
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
+	defer client.CloseIdleConnections()
+	statuses := atOnce(n, func() int {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.serve.url("/v1/echo"), strings.NewReader(body))
+		if err != nil {
+			return 0
+		}
+		req.Header.Set("Content-Type", "application/json")
+		res, err := client.Do(req)
+		if err != nil {
+			return 0
+		}
+		drain(res.Body)
+		return res.StatusCode
+	})
+	return fmt.Sprintf("%d POSTs of %d bytes (%d values) each: %s", n, len(body), decodeValues, statusText(statuses))
+}
