@@ -75,6 +75,10 @@ type Exchange struct {
 	Source Source
 	Sink   Sink
 
+	// RPC says the request came in over Connect, gRPC-Web or gRPC
+	// (internal/protocols): its headers are its metadata as they are, and
+	// its context already has the deadline its protocol asked for.
+	RPC bool
 	// Received counts the request messages decoded.
 	Received int
 	// Recorder, if not nil, is told what passes to the Sink once the

@@ -17,6 +17,7 @@ import (
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
@@ -44,6 +45,7 @@ func New(cfg *config.Config) *Gateway {
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
 	g.routes.EncodedSlashFallback = cfg.Routing.SlashFallback
 	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
+	g.protocols, g.served = protocols.NewServer(&g.env, g.json), protocols.AllProtocols
 	g.head = g.edgeChain()
 	for _, h := range cfg.Health {
 		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
@@ -132,13 +134,10 @@ func (g *Gateway) edgeChain() http.Handler {
 		}
 	}
 	return edge.Chain(http.HandlerFunc(g.serve),
-		compress,                 // WithCompression: responses compressed
-		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
+		edge.Unless(protocols.Sure, compress), // WithCompression: REST responses compressed
+		edge.Admit(&g.env, fail),              // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),
-		// The protocol switch of Connect and gRPC-Web (issue 23) goes
-		// here, before routing. gRPC's is in front of the chain
-		// (GRPCPassThrough): the layers above answer in REST's terms,
-		// and its limits are the call's own.
+		g.protocolSwitch, // Connect, gRPC-Web and gRPC at canonical paths
 	)
 }
 

@@ -1,0 +1,56 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/protorest/protorest/internal/classlimit"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/protocols"
+	"github.com/protorest/protorest/internal/route"
+)
+
+// protocolSwitch is the edge layer that serves Connect, gRPC-Web and gRPC
+// calls of the gateway's methods at their canonical paths
+// (internal/protocols), and passes every other request on to next, the
+// router. A Connect unary POST that does not say so
+// (Connect-Protocol-Version) goes to a REST rule of its method and path
+// when there is one; a call of a protocol off is not one.
+func (g *Gateway) protocolSwitch(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, sure := protocols.Of(r)
+		if p == protocols.None || !g.served.Has(p) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		path := r.URL.EscapedPath()
+		ep := g.rpcs.Lookup(path)
+		if ep == nil || !sure && g.routedREST(r.Method, path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		g.serveRPC(w, r, ep)
+	})
+}
+
+// routedREST reports whether a REST rule serves method at path.
+func (g *Gateway) routedREST(method, path string) bool {
+	var m route.Match[*exchange.Endpoint]
+	return g.routes.Tree().Match(method, path, &m)
+}
+
+// serveRPC serves a call of ep's method: r.Pattern is its canonical path;
+// a call whose class is at its cap is refused.
+func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.Endpoint) {
+	r.Pattern = ep.Pattern
+	if rec, ok := exchange.RecorderFrom(r.Context()); ok {
+		rec.Routed(ep.Route)
+	}
+	b := ep.Binding
+	class := classlimit.Of(b.ClientStreams, b.ServerStreams, false)
+	if err := g.classes.Acquire(class); err != nil {
+		g.refuse(w, r, err, b.ClientStreams)
+		return
+	}
+	defer g.classes.Release(class)
+	ep.Handler.ServeHTTP(w, r)
+}

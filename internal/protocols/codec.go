@@ -1,0 +1,65 @@
+package protocols
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
+)
+
+// inbound is a request message as connect-go hands it over: its bytes,
+// undecoded, in the format they came in. The method's request plan
+// decodes them once, into the type the method takes (in-process) or
+// straight to the wire (remote).
+type inbound struct {
+	data   []byte
+	format *negotiate.Format
+}
+
+// outbound is a response message for connect-go to encode: the method's
+// own, or a backend's wire bytes (render.NewWireMessage).
+type outbound struct{ msg proto.Message }
+
+// messageCodec is one method's connect.Codec for one format: it keeps a
+// request's bytes as they are (inbound) and encodes a response by the
+// method's response plan (render.Response), within the response limit.
+type messageCodec struct {
+	name   string // the codec's name in a Content-Type: "proto", "json"
+	format *negotiate.Format
+	plan   *render.Response
+	max    int // the response limit; 0 for none
+}
+
+func (c *messageCodec) Name() string { return c.name }
+
+func (c *messageCodec) Marshal(v any) ([]byte, error) { return c.MarshalAppend(nil, v) }
+
+// MarshalAppend encodes v, an *outbound, appending to dst; or a message
+// of connect-go's own (gRPC's status details), in the codec's format.
+func (c *messageCodec) MarshalAppend(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case *outbound:
+		body, _, err := c.plan.Append(dst, v.msg, c.format, c.max)
+		return body, err
+	case proto.Message:
+		if c.format.Proto {
+			return proto.MarshalOptions{}.MarshalAppend(dst, v)
+		}
+		return c.format.JSON.AppendMarshal(dst, v)
+	}
+	return nil, fmt.Errorf("protorest: cannot encode %T", v)
+}
+
+// Unmarshal keeps a copy of data (connect-go reuses its buffer) in v, an
+// *inbound.
+func (c *messageCodec) Unmarshal(data []byte, v any) error {
+	in, ok := v.(*inbound)
+	if !ok {
+		return fmt.Errorf("protorest: cannot decode into %T", v)
+	}
+	in.data = append(in.data[:0], data...)
+	in.format = c.format
+	return nil
+}

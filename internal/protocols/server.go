@@ -1,0 +1,129 @@
+package protocols
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protorest/protorest/internal/codec"
+	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/negotiate"
+)
+
+// A Server makes the handlers of a gateway's methods (Handler): it holds
+// what they share.
+type Server struct {
+	env         *exchange.Env
+	proto, json *negotiate.Format
+	maxResponse int
+}
+
+// NewServer returns the server of the gateway whose requests read env,
+// encoding JSON with json, the gateway's codec.
+func NewServer(env *exchange.Env, json *codec.JSON) *Server {
+	return &Server{
+		env:         env,
+		proto:       &negotiate.Format{Media: codec.MediaProto, Codec: codec.Proto{}, Proto: true},
+		json:        &negotiate.Format{Media: codec.MediaJSON, Codec: json, JSON: json},
+		maxResponse: env.Render.MaxBody,
+	}
+}
+
+// A method serves one method's calls, whatever their protocol.
+type method struct {
+	s       *Server
+	b       *exchange.Binding
+	handler *connect.Handler
+}
+
+var _ http.Handler = (*method)(nil)
+
+// Handler returns the handler of b's method, a canonical binding
+// (plan.Canonical): it serves Connect, gRPC-Web and gRPC calls of every
+// kind the method has, calling it through b's invoker.
+func (s *Server) Handler(b *exchange.Binding) http.Handler {
+	m := &method{s: s, b: b}
+	opts := s.options(b)
+	name := b.FullMethod
+	switch {
+	case b.ClientStreams && b.ServerStreams:
+		m.handler = connect.NewBidiStreamHandler(name, m.bidi, opts...)
+	case b.ClientStreams:
+		m.handler = connect.NewClientStreamHandler(name, m.clientStream, opts...)
+	case b.ServerStreams:
+		m.handler = connect.NewServerStreamHandler(name, m.serverStream, opts...)
+	default:
+		m.handler = connect.NewUnaryHandler(name, m.unary, opts...)
+	}
+	return m
+}
+
+// options are the connect-go options of b's handler: the codecs that
+// keep requests as bytes, the request limit, GET for a method without
+// side effects, and a report of the gateway's own panics.
+func (s *Server) options(b *exchange.Binding) []connect.HandlerOption {
+	resp := b.Response
+	opts := []connect.HandlerOption{
+		connect.WithSchema(b.Method),
+		connect.WithCodec(&messageCodec{name: "proto", format: s.proto, plan: resp, max: s.maxResponse}),
+		connect.WithCodec(&messageCodec{name: "json", format: s.json, plan: resp, max: s.maxResponse}),
+		connect.WithCodec(&messageCodec{name: "json; charset=utf-8", format: s.json, plan: resp, max: s.maxResponse}),
+		connect.WithReadMaxBytes(s.env.MaxMessage()),
+		connect.WithRecover(s.recovered),
+	}
+	if noSideEffects(b.Method) {
+		opts = append(opts, connect.WithIdempotency(connect.IdempotencyNoSideEffects))
+	}
+	return opts
+}
+
+// noSideEffects reports whether md has idempotency_level NO_SIDE_EFFECTS,
+// which lets Connect call it with GET.
+func noSideEffects(md protoreflect.MethodDescriptor) bool {
+	opts, ok := md.Options().(*descriptorpb.MethodOptions)
+	return ok && opts.GetIdempotencyLevel() == descriptorpb.MethodOptions_NO_SIDE_EFFECTS
+}
+
+// recovered reports a panic in the gateway's own code on a call's way
+// (a method's panic is the invoker's to recover) and fails the call.
+func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, v any) error {
+	s.env.PanicHook(spec.Procedure, v, nil)
+	return connect.NewError(connect.CodeInternal, errInternal)
+}
+
+// ServeHTTP serves a call of m's method: connect-go reads it, then the
+// method's invoker makes it.
+// A gRPC-Web text call is served as a binary one (asBinaryWeb).
+func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
+		tw := asBinaryWeb(w, r)
+		defer tw.Finish()
+		w = tw
+	}
+	c := &call{w: w, r: r}
+	c.rec, _ = exchange.RecorderFrom(r.Context())
+	m.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+}
+
+// A call is what a method's connect-go handler needs of the request that
+// connect-go does not pass on.
+type call struct {
+	w   http.ResponseWriter
+	r   *http.Request
+	rec exchange.Recorder
+}
+
+type callKey struct{}
+
+// exchange returns a pooled exchange for the call whose context ctx
+// (connect-go's, with the protocol's deadline) is.
+func (m *method) exchange(ctx context.Context) *exchange.Exchange {
+	c := ctx.Value(callKey{}).(*call)
+	x := exchange.Get(m.s.env, c.w, c.r.WithContext(ctx))
+	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
+	return x
+}

@@ -1,0 +1,62 @@
+package protocols
+
+import (
+	"context"
+	"errors"
+
+	"connectrpc.com/connect"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/protorest/protorest/internal/exchange"
+)
+
+var errInternal = errors.New("internal error in the gateway")
+
+// unary makes a unary call: the request's bytes, decoded by the method's
+// request plan, go to the invoker; its response and metadata come back
+// for connect-go to write.
+func (m *method) unary(ctx context.Context, req *connect.Request[inbound]) (*connect.Response[outbound], error) {
+	x := m.exchange(ctx)
+	defer exchange.Put(x)
+	x.SetInput(req.Msg.format)
+	x.BindMessage(req.Msg.data)
+	return m.callOne(ctx, x)
+}
+
+// callOne calls the method with x's request, for one response.
+func (m *method) callOne(ctx context.Context, x *exchange.Exchange) (*connect.Response[outbound], error) {
+	var out one
+	x.Sink = &out
+	x.Invoke()
+	if info, ok := connect.CallInfoForHandlerContext(ctx); ok {
+		writeMetadata(info.ResponseHeader(), out.header)
+		writeMetadata(info.ResponseTrailer(), out.trailer)
+	}
+	if out.err != nil {
+		return nil, connectError(out.err)
+	}
+	if out.msg == nil {
+		return nil, connect.NewError(connect.CodeInternal, errors.New("the method sent no response"))
+	}
+	return connect.NewResponse(&outbound{msg: out.msg}), nil
+}
+
+// one is the exchange.Sink of a call with one response: it keeps what
+// the invoker sends for the handler to return.
+type one struct {
+	msg             proto.Message
+	err             error
+	header, trailer metadata.MD
+}
+
+func (o *one) SendHeader(metadata.MD) error { return nil }
+
+func (o *one) Send(msg proto.Message, _ metadata.MD) error {
+	o.msg = msg
+	return nil
+}
+
+func (o *one) Finish(err error, header, trailer metadata.MD) {
+	o.err, o.header, o.trailer = err, header, trailer
+}

@@ -1,0 +1,82 @@
+package protorest_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"testing"
+
+	"connectrpc.com/connect"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// TestProtocolsUnary calls a unary method in-process and remote over
+// Connect and gRPC-Web with a connect-go client: the request and the
+// metadata reach the method, the response and its header metadata come
+// back, and an error keeps its code and message.
+func TestProtocolsUnary(t *testing.T) {
+	for _, kind := range []string{"in-process", "remote"} {
+		srv := httptest.NewServer(probesGateway(t, kind, metadataProbes{newStreamer()}))
+		t.Cleanup(srv.Close)
+		for name, opts := range connectProtocols {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				client := connect.NewClient[confv1.Probe, confv1.Probe](srv.Client(), srv.URL+"/conf.v1.Probes/GetProbe", opts...)
+				req := connect.NewRequest(&confv1.Probe{Name: "status-201", Tags: []string{"x-custom", "connect-protocol-version"}})
+				req.Header().Set("X-Custom", "v1")
+				resp, err := client.CallUnary(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := resp.Msg.GetName(); got != "status-201" {
+					t.Errorf("name %q", got)
+				}
+				if tags := resp.Msg.GetTags(); len(tags) != 1 || tags[0] != "x-custom=v1" {
+					t.Errorf("metadata seen by the method: %q, want only x-custom=v1", tags)
+				}
+				if got := resp.Header().Get("X-Http-Code"); got != "201" {
+					t.Errorf("header metadata x-http-code %q", got)
+				}
+
+				_, err = client.CallUnary(context.Background(), connect.NewRequest(&confv1.Probe{Name: "denied"}))
+				var ce *connect.Error
+				if !errors.As(err, &ce) || ce.Code() != connect.CodePermissionDenied || ce.Message() != "no" {
+					t.Fatalf("error %v, want permission_denied: no", err)
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsUnaryErrorDetails: a method's error details reach a
+// connect-go client over each protocol.
+func TestProtocolsUnaryErrorDetails(t *testing.T) {
+	for _, kind := range []string{"in-process", "remote"} {
+		srv := httptest.NewServer(probesGateway(t, kind, newStreamer()))
+		t.Cleanup(srv.Close)
+		for name, opts := range connectProtocols {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				client := connect.NewClient[confv1.Probe, confv1.Probe](srv.Client(), srv.URL+"/conf.v1.Probes/Watch", opts...)
+				stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-before"}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for stream.Receive() {
+					t.Errorf("message %v", stream.Msg())
+				}
+				var ce *connect.Error
+				if !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeNotFound {
+					t.Fatalf("error %v, want not_found", stream.Err())
+				}
+				if len(ce.Details()) != 1 {
+					t.Fatalf("%d details", len(ce.Details()))
+				}
+				v, err := ce.Details()[0].Value()
+				if ri, ok := v.(*errdetails.ResourceInfo); err != nil || !ok || ri.GetResourceName() != "fail-before" {
+					t.Errorf("detail %v (%v)", v, err)
+				}
+			})
+		}
+	}
+}
