@@ -50,14 +50,14 @@ func probesClient(base, method string, p protocolClient) *connect.Client[confv1.
 	return connect.NewClient[confv1.Probe, confv1.Probe](p.http, base+"/conf.v1.Probes/"+method, p.opts...)
 }
 
-// protocolGateways serves s as conf.v1.Probes in-process and through a
-// real gRPC backend, over HTTP/1.1 and h2c, and returns their URLs by
-// kind.
-func protocolGateways(t *testing.T, s confv1.ProbesServer) map[string]string {
+// protocolGateways serves a streamer as conf.v1.Probes in-process and
+// through a real gRPC backend (each its own), over HTTP/1.1 and h2c, and
+// returns their URLs by kind.
+func protocolGateways(t *testing.T) map[string]string {
 	t.Helper()
 	urls := map[string]string{}
 	for _, kind := range []string{"in-process", "remote"} {
-		urls[kind] = h2cServer(t, probesGateway(t, kind, s)).URL
+		urls[kind] = h2cServer(t, probesGateway(t, kind, metadataProbes{newStreamer()})).URL
 	}
 	return urls
 }

@@ -16,7 +16,7 @@ import (
 // trailer metadata reach a connect-go client over every protocol and
 // transport, and an error after messages ends the stream with its code.
 func TestProtocolsServerStream(t *testing.T) {
-	for kind, url := range protocolGateways(t, newStreamer()) {
+	for kind, url := range protocolGateways(t) {
 		for name, p := range protocolClients() {
 			t.Run(kind+"/"+name, func(t *testing.T) {
 				client := probesClient(url, "Watch", p)
@@ -62,7 +62,7 @@ func TestProtocolsServerStream(t *testing.T) {
 // in order over every protocol and transport, and its response comes
 // back.
 func TestProtocolsClientStream(t *testing.T) {
-	for kind, url := range protocolGateways(t, newStreamer()) {
+	for kind, url := range protocolGateways(t) {
 		for name, p := range protocolClients() {
 			t.Run(kind+"/"+name, func(t *testing.T) {
 				stream := probesClient(url, "BulkCreate", p).CallClientStream(context.Background())
@@ -86,7 +86,7 @@ func TestProtocolsClientStream(t *testing.T) {
 // TestProtocolsBidiStream: over HTTP/2, a bidirectional stream's
 // messages go both ways as they are sent, over every protocol.
 func TestProtocolsBidiStream(t *testing.T) {
-	for kind, url := range protocolGateways(t, newStreamer()) {
+	for kind, url := range protocolGateways(t) {
 		for name, p := range protocolClients() {
 			if !p.h2 {
 				continue

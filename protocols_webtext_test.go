@@ -68,7 +68,7 @@ func TestProtocolsGRPCWebText(t *testing.T) {
 	if !strings.Contains(body[:8], "=") {
 		t.Fatalf("the request has no padding mid-stream: %q", body)
 	}
-	for kind, url := range protocolGateways(t, newStreamer()) {
+	for kind, url := range protocolGateways(t) {
 		t.Run(kind, func(t *testing.T) {
 			resp, text := send(t, http.MethodPost, url+"/conf.v1.Probes/Watch", body,
 				"Content-Type", "application/grpc-web-text", "Accept", "application/grpc-web-text", "X-Grpc-Web", "1")

@@ -30,12 +30,27 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 		Limiter:           g.classes,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if g.err == nil && grpcproxy.IsGRPC(r) {
+		if g.err == nil && grpcproxy.IsGRPC(r) && g.passesThrough(r) {
 			proxy.ServeHTTP(w, r)
 			return
 		}
 		g.ServeHTTP(w, r)
 	})
+}
+
+// passesThrough reports whether the pass-through forwards r, a gRPC
+// call: one in binary (application/grpc, application/grpc+proto) to a
+// method no service registered in-process serves. The gateway serves the
+// others at the method's canonical path (internal/protocols): a service
+// registered in-process, whose interceptors must see the call; and a
+// call in another codec, which it decodes as a gRPC server would
+// (application/grpc+json) or refuses (415).
+func (g *Gateway) passesThrough(r *http.Request) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
+		return false
+	}
+	ep := g.rpcs.Lookup(r.URL.EscapedPath())
+	return ep == nil || ep.Binding.Response.Wire
 }
 
 // methodKind is what a backend's descriptors, or the files services are

@@ -14,21 +14,37 @@ import (
 // (internal/protocols), and passes every other request on to next, the
 // router. A Connect unary POST that does not say so
 // (Connect-Protocol-Version) goes to a REST rule of its method and path
-// when there is one; a call of a protocol off is not one.
+// when there is one; a call of a protocol off is not one. A call of
+// these protocols to a path that is no method's, nor a REST route's, is
+// UNIMPLEMENTED; a POST of another Content-Type to a method's canonical
+// path that no REST rule serves, 415 (one without a Content-Type is
+// REST's, which reads it as JSON).
 func (g *Gateway) protocolSwitch(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, sure := protocols.Of(r)
+		if p == protocols.None && r.Method == http.MethodPost && r.Header.Get("Content-Type") != "" {
+			// Not a call of these protocols, nor REST's: the method's
+			// handler refuses its Content-Type (415), as a gRPC server
+			// would. (Without one, REST reads the body as JSON.)
+			if ep := g.rpcs.Lookup(r.URL.EscapedPath()); ep != nil && !g.routedREST(r.Method, r.URL.EscapedPath()) {
+				g.serveRPC(w, r, ep)
+				return
+			}
+		}
 		if p == protocols.None || !g.served.Has(p) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		path := r.URL.EscapedPath()
 		ep := g.rpcs.Lookup(path)
-		if ep == nil || !sure && g.routedREST(r.Method, path) {
+		switch {
+		case ep == nil && sure && !g.routedREST(r.Method, path):
+			protocols.Unimplemented(w, r, p)
+		case ep == nil || !sure && g.routedREST(r.Method, path):
 			next.ServeHTTP(w, r)
-			return
+		default:
+			g.serveRPC(w, r, ep)
 		}
-		g.serveRPC(w, r, ep)
 	})
 }
 
