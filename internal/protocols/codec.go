@@ -6,7 +6,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/negotiate"
-	"github.com/protorest/protorest/internal/render"
 )
 
 // inbound is a request message as connect-go hands it over: its bytes,
@@ -18,31 +17,28 @@ type inbound struct {
 	format *negotiate.Format
 }
 
-// outbound is a response message for connect-go to encode: the method's
-// own, or a backend's wire bytes (render.NewWireMessage).
-type outbound struct{ msg proto.Message }
+// outbound is a response message for connect-go to write, already
+// encoded by the method's response plan (render.Config.Render).
+type outbound struct{ body []byte }
 
-// messageCodec is one method's connect.Codec for one format: it keeps a
-// request's bytes as they are (inbound) and encodes a response by the
-// method's response plan (render.Response), within the response limit.
+// messageCodec is a connect.Codec for one format: it keeps a request's
+// bytes as they are (inbound) and writes a response's as they were
+// encoded (outbound).
 type messageCodec struct {
 	name   string // the codec's name in a Content-Type: "proto", "json"
 	format *negotiate.Format
-	plan   *render.Response
-	max    int // the response limit; 0 for none
 }
 
 func (c *messageCodec) Name() string { return c.name }
 
 func (c *messageCodec) Marshal(v any) ([]byte, error) { return c.MarshalAppend(nil, v) }
 
-// MarshalAppend encodes v, an *outbound, appending to dst; or a message
+// MarshalAppend appends v, an *outbound, to dst; or encodes a message
 // of connect-go's own (gRPC's status details), in the codec's format.
 func (c *messageCodec) MarshalAppend(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case *outbound:
-		body, _, err := c.plan.Append(dst, v.msg, c.format, c.max)
-		return body, err
+		return append(dst, v.body...), nil
 	case proto.Message:
 		if c.format.Proto {
 			return proto.MarshalOptions{}.MarshalAppend(dst, v)

@@ -11,7 +11,10 @@ import (
 
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
+	"github.com/protorest/protorest/internal/timeouts"
 )
 
 // A Server makes the handlers of a gateway's methods (Handler): it holds
@@ -26,10 +29,9 @@ type Server struct {
 // encoding JSON with json, the gateway's codec.
 func NewServer(env *exchange.Env, json *codec.JSON) *Server {
 	return &Server{
-		env:         env,
-		proto:       &negotiate.Format{Media: codec.MediaProto, Codec: codec.Proto{}, Proto: true},
-		json:        &negotiate.Format{Media: codec.MediaJSON, Codec: json, JSON: json},
-		maxResponse: env.Render.MaxBody,
+		env:   env,
+		proto: &negotiate.Format{Media: codec.MediaProto, Codec: codec.Proto{}, Proto: true},
+		json:  &negotiate.Format{Media: codec.MediaJSON, Codec: json, JSON: json},
 	}
 }
 
@@ -63,15 +65,15 @@ func (s *Server) Handler(b *exchange.Binding) http.Handler {
 }
 
 // options are the connect-go options of b's handler: the codecs that
-// keep requests as bytes, the request limit, GET for a method without
-// side effects, and a report of the gateway's own panics.
+// keep messages as bytes, the request limit (each message decompressed),
+// GET for a method without side effects, and a report of the gateway's
+// own panics.
 func (s *Server) options(b *exchange.Binding) []connect.HandlerOption {
-	resp := b.Response
 	opts := []connect.HandlerOption{
 		connect.WithSchema(b.Method),
-		connect.WithCodec(&messageCodec{name: "proto", format: s.proto, plan: resp, max: s.maxResponse}),
-		connect.WithCodec(&messageCodec{name: "json", format: s.json, plan: resp, max: s.maxResponse}),
-		connect.WithCodec(&messageCodec{name: "json; charset=utf-8", format: s.json, plan: resp, max: s.maxResponse}),
+		connect.WithCodec(&messageCodec{name: "proto", format: s.proto}),
+		connect.WithCodec(&messageCodec{name: "json", format: s.json}),
+		connect.WithCodec(&messageCodec{name: "json; charset=utf-8", format: s.json}),
 		connect.WithReadMaxBytes(s.env.MaxMessage()),
 		connect.WithRecover(s.recovered),
 	}
@@ -95,35 +97,62 @@ func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, 
 	return connect.NewError(connect.CodeInternal, errInternal)
 }
 
-// ServeHTTP serves a call of m's method: connect-go reads it, then the
-// method's invoker makes it.
-// A gRPC-Web text call is served as a binary one (asBinaryWeb).
+// ServeHTTP serves a call of m's method: connect-go reads it, within the
+// gateway's limits (limitBody), then the method's invoker makes it. A
+// gRPC-Web text call is served as a binary one (asBinaryWeb).
 func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	chunked := r.ContentLength < 0 // as it came: the text mode's decoded length is not known
 	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
 		tw := asBinaryWeb(w, r)
 		defer tw.Finish()
 		w = tw
 	}
-	c := &call{w: w, r: r}
+	c := &call{w: w, r: r, format: m.s.formatOf(r)}
 	c.rec, _ = exchange.RecorderFrom(r.Context())
-	m.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	m.s.limitBody(c, m.b.ClientStreams, chunked)
+	defer c.end(m.s.env.Render.Budget)
+	m.handler.ServeHTTP(c.w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
 }
 
 // A call is what a method's connect-go handler needs of the request that
-// connect-go does not pass on.
+// connect-go does not pass on, and what is to be undone once it is over.
 type call struct {
-	w   http.ResponseWriter
-	r   *http.Request
-	rec exchange.Recorder
+	w      http.ResponseWriter
+	r      *http.Request
+	rec    exchange.Recorder
+	format *negotiate.Format // of the messages, both ways
+
+	clock    *timeouts.ReadClock       // the request body's, or nil
+	follower *framing.EnvelopeFollower // the request body's, or nil
+	cost     int64                     // of a unary response, held until it is written
+	lift     func()                    // lifts its write deadline, or nil
 }
 
 type callKey struct{}
 
+// end gives back what the call held: its response's cost, its write
+// deadline, its request body's follower; and cuts the reading of an
+// HTTP/1.x body not read to its end (cutUnread).
+func (c *call) end(b *render.Budget) {
+	if cu, ok := c.w.(*cutUnread); ok {
+		cu.finish()
+	}
+	if c.cost > 0 {
+		b.Give(c.cost)
+	}
+	if c.lift != nil {
+		c.lift()
+	}
+	if c.follower != nil {
+		c.follower.Stop()
+	}
+}
+
 // exchange returns a pooled exchange for the call whose context ctx
-// (connect-go's, with the protocol's deadline) is.
-func (m *method) exchange(ctx context.Context) *exchange.Exchange {
+// (connect-go's, with the protocol's deadline) is, and the call.
+func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	c := ctx.Value(callKey{}).(*call)
 	x := exchange.Get(m.s.env, c.w, c.r.WithContext(ctx))
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
-	return x
+	return x, c
 }

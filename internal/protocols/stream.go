@@ -4,64 +4,72 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"sync"
 
 	"connectrpc.com/connect"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/framing"
+	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
 )
 
 // serverStream makes a server-streaming call: its one request as a unary
 // call's, its responses sent as the method sends them.
 func (m *method) serverStream(ctx context.Context, req *connect.Request[inbound], ss *connect.ServerStream[outbound]) error {
-	x := m.exchange(ctx)
+	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
 	x.SetInput(req.Msg.format)
 	x.BindMessage(req.Msg.data)
-	return m.stream(x, ss.Conn())
+	return m.stream(ctx, x, c, ss.Conn())
 }
 
 // clientStream makes a client-streaming call: its requests read from the
 // stream as the method asks for them, its one response as a unary call's.
 func (m *method) clientStream(ctx context.Context, cs *connect.ClientStream[inbound]) (*connect.Response[outbound], error) {
-	x := m.exchange(ctx)
+	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	m.bindStream(x, cs.Conn())
-	return m.callOne(ctx, x)
+	m.bindStream(x, c, cs.Conn())
+	return m.callOne(ctx, x, c)
 }
 
 // bidi makes a bidirectional call: requests read from the stream,
 // responses sent, each as the method reads and sends them.
 func (m *method) bidi(ctx context.Context, bs *connect.BidiStream[inbound, outbound]) error {
-	x := m.exchange(ctx)
+	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	m.bindStream(x, bs.Conn())
-	return m.stream(x, bs.Conn())
+	m.bindStream(x, c, bs.Conn())
+	return m.stream(ctx, x, c, bs.Conn())
 }
 
 // bindStream makes the request messages of conn x's source.
-func (m *method) bindStream(x *exchange.Exchange, conn connect.StreamingHandlerConn) {
-	x.SetInput(m.s.proto)
-	x.BindStream(&connReader{conn: conn, x: x}, x.BodyInterrupter())
+func (m *method) bindStream(x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) {
+	x.SetInput(c.format)
+	x.BindStream(&connReader{conn: conn, follower: c.follower}, x.BodyInterrupter())
 }
 
 // stream calls the method with its responses sent on conn; the outcome
 // is what connect-go ends the stream with.
-func (m *method) stream(x *exchange.Exchange, conn connect.StreamingHandlerConn) error {
-	out := &streamSink{conn: conn}
+func (m *method) stream(ctx context.Context, x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) error {
+	out := &streamSink{conn: conn, ctx: ctx, w: c.w, cfg: &m.s.env.Render, plan: m.b.Response, format: c.format}
 	x.Sink = out
 	x.Invoke()
 	return connectError(out.err)
 }
 
 // connReader reads a request stream's messages from connect-go
-// (framing.Reader): each one's bytes, in its format.
+// (framing.Reader): each one's bytes, in the call's format (bindStream).
+// It may run on a read-ahead's goroutine: it touches nothing the call
+// reads.
 type connReader struct {
-	conn connect.StreamingHandlerConn
-	x    *exchange.Exchange
-	in   inbound
+	conn     connect.StreamingHandlerConn
+	follower *framing.EnvelopeFollower // told of each message taken; nil for none
+	in       inbound
 }
 
 func (r *connReader) Next() ([]byte, error) {
@@ -71,18 +79,30 @@ func (r *connReader) Next() ([]byte, error) {
 		}
 		return nil, statusOf(err)
 	}
-	r.x.Input.Format = r.in.format
+	if r.follower != nil {
+		r.follower.Consumed()
+	}
 	return r.in.data, nil
 }
 
 // streamSink is the exchange.Sink of a call whose responses go out as the
 // method sends them: the header metadata with the first, the trailer
 // metadata at the end.
+// Each message is rendered as a REST stream's is (render.Config.Render:
+// within the response limit, its cost taken from the budget while it is
+// written, its writing timed); one that fails to render ends the stream
+// with that error, whatever the method makes of it.
 type streamSink struct {
-	conn connect.StreamingHandlerConn
+	conn   connect.StreamingHandlerConn
+	ctx    context.Context
+	w      http.ResponseWriter
+	cfg    *render.Config
+	plan   *render.Response
+	format *negotiate.Format
 
 	mu         sync.Mutex
 	headerSent bool
+	lost       error // a message that could not be rendered, or sent
 	err        error
 }
 
@@ -94,10 +114,28 @@ func (s *streamSink) SendHeader(header metadata.MD) error {
 }
 
 func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
+	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, nil, msg, s.format)
+	if cost > 0 {
+		defer s.cfg.Budget.Give(cost)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.lost != nil {
+		return s.lost
+	}
+	if err != nil {
+		s.lost = err
+		return err
+	}
 	s.header(header)
-	return statusOf(s.conn.Send(&outbound{msg: msg}))
+	if cost > 0 {
+		defer render.LimitWrite(s.w, s.cfg.WriteTimeout)()
+	}
+	if err := s.conn.Send(&outbound{body: body}); err != nil {
+		s.lost = statusOf(err)
+		return s.lost
+	}
+	return nil
 }
 
 func (s *streamSink) Finish(err error, header, trailer metadata.MD) {
@@ -106,6 +144,9 @@ func (s *streamSink) Finish(err error, header, trailer metadata.MD) {
 	s.header(header)
 	writeMetadata(s.conn.ResponseTrailer(), trailer)
 	s.err = err
+	if s.lost != nil && status.Code(s.lost) != codes.Canceled {
+		s.err = s.lost
+	}
 }
 
 // header writes the header metadata, once.

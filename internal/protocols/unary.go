@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/render"
 )
 
 var errInternal = errors.New("internal error in the gateway")
@@ -17,15 +18,17 @@ var errInternal = errors.New("internal error in the gateway")
 // request plan, go to the invoker; its response and metadata come back
 // for connect-go to write.
 func (m *method) unary(ctx context.Context, req *connect.Request[inbound]) (*connect.Response[outbound], error) {
-	x := m.exchange(ctx)
+	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
 	x.SetInput(req.Msg.format)
 	x.BindMessage(req.Msg.data)
-	return m.callOne(ctx, x)
+	return m.callOne(ctx, x, c)
 }
 
-// callOne calls the method with x's request, for one response.
-func (m *method) callOne(ctx context.Context, x *exchange.Exchange) (*connect.Response[outbound], error) {
+// callOne calls the method with x's request, for one response, which it
+// renders (render.Config.Render: within the response limit, its cost
+// taken from the budget until c ends, and its writing timed).
+func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*connect.Response[outbound], error) {
 	var out one
 	x.Sink = &out
 	x.Invoke()
@@ -39,7 +42,18 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange) (*connect.Re
 	if out.msg == nil {
 		return nil, connect.NewError(connect.CodeInternal, errors.New("the method sent no response"))
 	}
-	return connect.NewResponse(&outbound{msg: out.msg}), nil
+	cfg := &m.s.env.Render
+	body, _, cost, err := cfg.Render(ctx, m.b.Response, nil, out.msg, c.format)
+	if err != nil {
+		if x.Recorder != nil {
+			x.Recorder.Ended(err)
+		}
+		return nil, connectError(err)
+	}
+	if cost > 0 {
+		c.cost, c.lift = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
+	}
+	return connect.NewResponse(&outbound{body: body}), nil
 }
 
 // one is the exchange.Sink of a call with one response: it keeps what

@@ -151,14 +151,18 @@ func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.
 
 // limitWrite sets the write deadline of a response the budget counts,
 // and returns what lifts it again for the requests that follow on the
-// connection. Past the deadline a write fails (HTTP/2 resets the stream,
-// HTTP/1.1 closes the connection), and the bytes are given back.
-func (a *Reply) limitWrite() (lift func()) {
-	d := a.Cfg.WriteTimeout
+// connection (LimitWrite).
+func (a *Reply) limitWrite() (lift func()) { return LimitWrite(a.W, a.Cfg.WriteTimeout) }
+
+// LimitWrite sets w's write deadline d from now (none when d is 0 or
+// less), and returns what lifts it again for the requests that follow on
+// the connection. Past the deadline a write fails (HTTP/2 resets the
+// stream, HTTP/1.1 closes the connection).
+func LimitWrite(w http.ResponseWriter, d time.Duration) (lift func()) {
 	if d <= 0 {
 		return func() {}
 	}
-	rc := http.NewResponseController(a.W)
+	rc := http.NewResponseController(w)
 	if rc.SetWriteDeadline(time.Now().Add(d)) != nil {
 		return func() {} // not supported by a wrapper: the client's disconnection still ends the write
 	}
