@@ -13,9 +13,11 @@ const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
 
 Serve the gRPC services of an upstream server as HTTP/JSON, following their
 google.api.http annotations. Descriptors come from the upstream's server
-reflection unless --descriptor-set or --proto says otherwise. gRPC calls
-to the same port are proxied to the upstream unchanged, under the limits
-REST calls obey.
+reflection unless --descriptor-set or --proto says otherwise. On the same
+port, every method also answers Connect, gRPC-Web and gRPC calls at its
+path, /pkg.Service/Method (--connect, --grpc-web, --grpc turn each off);
+binary gRPC calls are proxied to the upstream unchanged (--grpc-proxy).
+All obey the limits REST calls obey.
 
 If the upstream is down at start, protorest serves anyway: requests get
 503 UNAVAILABLE until the upstream answers. A call that cannot reach the
@@ -80,6 +82,9 @@ type serveConfig struct {
 	// Serving.
 	listen       string
 	grpcProxy    bool
+	connect      bool
+	grpcWeb      bool
+	grpc         bool
 	drainTimeout time.Duration
 	healthPath   string
 	livezPath    string
@@ -216,8 +221,14 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: srv, name: "listen", arg: "ADDR", value: stringValue{&c.listen},
 			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
+		{group: srv, name: "connect", value: boolValue{&c.connect},
+			help: "serve Connect (unary, GET for methods without side effects, streams; proto and JSON) at each method's path, /pkg.Service/Method (--connect=false to turn it off)"},
+		{group: srv, name: "grpc", value: boolValue{&c.grpc},
+			help: "serve gRPC at each method's path (--grpc=false to turn it off, the proxy with it)"},
+		{group: srv, name: "grpc-web", value: boolValue{&c.grpcWeb},
+			help: "serve gRPC-Web (binary, JSON, and the text mode) at each method's path (--grpc-web=false to turn it off)"},
 		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
-			help: "proxy gRPC calls on the HTTP port to the upstream, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false to turn it off)"},
+			help: "forward binary gRPC calls on the HTTP port to the upstream unchanged, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false: the gateway decodes them as it does gRPC in JSON)"},
 		{group: srv, name: "drain-timeout", arg: "DUR", value: durationValue{&c.drainTimeout},
 			help: "how long SIGTERM waits for requests in flight"},
 		{group: srv, name: "health-path", arg: "PATH", value: stringValue{&c.healthPath},
@@ -353,6 +364,9 @@ func newServeConfig() *serveConfig {
 		listen:              ":8080",
 		loadTimeout:         10 * time.Second,
 		grpcProxy:           true,
+		connect:             true,
+		grpcWeb:             true,
+		grpc:                true,
 		drainTimeout:        30 * time.Second,
 		healthPath:          "/healthz",
 		livezPath:           "/livez",

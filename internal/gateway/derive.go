@@ -45,7 +45,7 @@ func New(cfg *config.Config) *Gateway {
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
 	g.routes.EncodedSlashFallback = cfg.Routing.SlashFallback
 	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
-	g.protocols, g.served = protocols.NewServer(&g.env, g.json), protocols.AllProtocols
+	g.protocols, g.served = protocols.NewServer(&g.env, g.json), served(cfg.Protocols)
 	g.head = g.edgeChain()
 	for _, h := range cfg.Health {
 		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
@@ -58,6 +58,21 @@ func New(cfg *config.Config) *Gateway {
 		g.head = edge.Refuse(g.err, g.reportMistakes, g.env.Render.ErrorHandler)
 	}
 	return g
+}
+
+// served is the set of RPC protocols p leaves on.
+func served(p config.Protocols) protocols.Set {
+	s := protocols.AllProtocols
+	if p.NoConnect {
+		s &^= protocols.ConnectOn
+	}
+	if p.NoGRPCWeb {
+		s &^= protocols.GRPCWebOn
+	}
+	if p.NoGRPC {
+		s &^= protocols.GRPCOn
+	}
+	return s
 }
 
 // newJSON is the gateway's JSON codec: the options', resolving Any with

@@ -11,6 +11,7 @@ import (
 
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/grpcproxy"
+	"github.com/protorest/protorest/internal/protocols"
 )
 
 // GRPCPassThrough returns a handler that forwards the gRPC calls among
@@ -46,6 +47,9 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 // call in another codec, which it decodes as a gRPC server would
 // (application/grpc+json) or refuses (415).
 func (g *Gateway) passesThrough(r *http.Request) bool {
+	if !g.served.Has(protocols.GRPC) {
+		return true // the gateway serves no gRPC itself
+	}
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
 		return false
 	}

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -11,6 +12,7 @@ import (
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/ws"
 )
@@ -96,8 +98,20 @@ func (g *Gateway) noRoute(w http.ResponseWriter, r *http.Request, t *route.Tree[
 	g.routingError(w, r, httperr.MethodNotAllowed())
 }
 
-// allowed returns the methods of the routes of path (an escaped path).
-func (g *Gateway) allowed(path string) []string { return g.routes.Tree().Allowed(path) }
+// allowed returns the methods of the routes of path (an escaped path),
+// and at a method's canonical path those of its RPC protocols
+// (protocols.Methods), for CORS's preflights.
+func (g *Gateway) allowed(path string) []string {
+	methods := g.routes.Tree().Allowed(path)
+	if ep := g.rpcs.Lookup(path); ep != nil {
+		for _, m := range protocols.Methods(ep.Binding) {
+			if !slices.Contains(methods, m) {
+				methods = append(methods, m)
+			}
+		}
+	}
+	return methods
+}
 
 // serveCustom serves a custom route: its variables, percent-decoded, are
 // the request's path values.

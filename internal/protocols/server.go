@@ -83,6 +83,15 @@ func (s *Server) options(b *exchange.Binding) []connect.HandlerOption {
 	return opts
 }
 
+// Methods returns the HTTP methods the protocols call b's method with:
+// POST, and GET for Connect when it has no side effects.
+func Methods(b *exchange.Binding) []string {
+	if noSideEffects(b.Method) {
+		return []string{http.MethodPost, http.MethodGet}
+	}
+	return []string{http.MethodPost}
+}
+
 // noSideEffects reports whether md has idempotency_level NO_SIDE_EFFECTS,
 // which lets Connect call it with GET.
 func noSideEffects(md protoreflect.MethodDescriptor) bool {
