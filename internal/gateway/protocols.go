@@ -54,13 +54,11 @@ func (g *Gateway) routedREST(method, path string) bool {
 	return g.routes.Tree().Match(method, path, &m)
 }
 
-// serveRPC serves a call of ep's method: r.Pattern is its canonical path;
-// a call whose class is at its cap is refused.
+// serveRPC serves a call of ep's method: r.Pattern is its canonical path
+// (the handler tells the Recorder the route, with the protocol); a call
+// whose class is at its cap is refused.
 func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.Endpoint) {
 	r.Pattern = ep.Pattern
-	if rec, ok := exchange.RecorderFrom(r.Context()); ok {
-		rec.Routed(ep.Route)
-	}
 	b := ep.Binding
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, false)
 	if err := g.classes.Acquire(class); err != nil {

@@ -102,7 +102,7 @@ func (g *Gateway) replace(drop, add plan.Entries, dropServices, services []strin
 		return err
 	}
 	for _, ep := range addRPC {
-		ep.Handler = g.protocols.Handler(ep.Binding)
+		ep.Handler = g.protocols.Handler(ep)
 	}
 	g.rpcs.Replace(dropRPC, addRPC)
 	return nil

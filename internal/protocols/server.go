@@ -14,6 +14,7 @@ import (
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
+	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/timeouts"
 )
 
@@ -40,15 +41,24 @@ type method struct {
 	s       *Server
 	b       *exchange.Binding
 	handler *connect.Handler
+	routes  [GRPC + 1]route.Match[*exchange.Endpoint] // by protocol: what the call matched
 }
 
 var _ http.Handler = (*method)(nil)
 
-// Handler returns the handler of b's method, a canonical binding
+// Handler returns the handler of ep's method, a canonical endpoint
 // (plan.Canonical): it serves Connect, gRPC-Web and gRPC calls of every
-// kind the method has, calling it through b's invoker.
-func (s *Server) Handler(b *exchange.Binding) http.Handler {
+// kind the method has, calling it through its binding's invoker. A
+// call's Route (exchange.RouteKey, the Recorder's) is ep's with the
+// call's Protocol.
+func (s *Server) Handler(ep *exchange.Endpoint) http.Handler {
+	b := ep.Binding
 	m := &method{s: s, b: b}
+	for p := Connect; p <= GRPC; p++ {
+		rt := *ep.Route
+		rt.Protocol = p.String()
+		m.routes[p].Entry = &route.Entry[*exchange.Endpoint]{Value: &exchange.Endpoint{Pattern: ep.Pattern, Binding: b, Route: &rt}}
+	}
 	opts := s.options(b)
 	name := b.FullMethod
 	switch {
@@ -116,8 +126,12 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer tw.Finish()
 		w = tw
 	}
-	c := &call{w: w, r: r, format: m.s.formatOf(r)}
-	c.rec, _ = exchange.RecorderFrom(r.Context())
+	p, _ := Of(r)
+	c := &call{w: w, r: r, format: m.s.formatOf(r), match: &m.routes[p]}
+	if rec, ok := exchange.RecorderFrom(r.Context()); ok && p != None {
+		c.rec = rec
+		rec.Routed(c.match.Entry.Value.Route)
+	}
 	m.s.limitBody(c, m.b.ClientStreams, chunked)
 	defer c.end(m.s.env.Render.Budget)
 	m.handler.ServeHTTP(c.w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
@@ -129,7 +143,8 @@ type call struct {
 	w      http.ResponseWriter
 	r      *http.Request
 	rec    exchange.Recorder
-	format *negotiate.Format // of the messages, both ways
+	format *negotiate.Format                // of the messages, both ways
+	match  *route.Match[*exchange.Endpoint] // the route, with the call's protocol
 
 	clock    *timeouts.ReadClock       // the request body's, or nil
 	follower *framing.EnvelopeFollower // the request body's, or nil
@@ -163,5 +178,6 @@ func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	c := ctx.Value(callKey{}).(*call)
 	x := exchange.Get(m.s.env, c.w, c.r.WithContext(ctx))
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
+	x.Match = *c.match
 	return x, c
 }
