@@ -24,7 +24,7 @@ import (
 func (m *method) serverStream(ctx context.Context, req *connect.Request[inbound], ss *connect.ServerStream[outbound]) error {
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	x.SetInput(req.Msg.format)
+	setInput(x, req.Msg.format)
 	x.BindMessage(req.Msg.data)
 	return m.stream(ctx, x, c, ss.Conn())
 }
@@ -49,7 +49,7 @@ func (m *method) bidi(ctx context.Context, bs *connect.BidiStream[inbound, outbo
 
 // bindStream makes the request messages of conn x's source.
 func (m *method) bindStream(x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) {
-	x.SetInput(c.format)
+	setInput(x, c.format)
 	x.BindStream(&connReader{conn: conn, follower: c.follower}, x.BodyInterrupter())
 }
 

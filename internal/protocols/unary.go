@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
 )
 
@@ -20,9 +21,16 @@ var errInternal = errors.New("internal error in the gateway")
 func (m *method) unary(ctx context.Context, req *connect.Request[inbound]) (*connect.Response[outbound], error) {
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	x.SetInput(req.Msg.format)
+	setInput(x, req.Msg.format)
 	x.BindMessage(req.Msg.data)
 	return m.callOne(ctx, x, c)
+}
+
+// setInput sets x's request format. The query is the protocol's (a
+// Connect GET's message), not the request plan's to bind.
+func setInput(x *exchange.Exchange, format *negotiate.Format) {
+	x.SetInput(format)
+	x.Input.RawQuery = ""
 }
 
 // callOne calls the method with x's request, for one response, which it
