@@ -27,7 +27,7 @@ func (g *Gateway) protocolSwitch(next http.Handler) http.Handler {
 			// handler refuses its Content-Type (415), as a gRPC server
 			// would. (Without one, REST reads the body as JSON.)
 			if ep := g.rpcs.Lookup(r.URL.EscapedPath()); ep != nil && !g.routedREST(r.Method, r.URL.EscapedPath()) {
-				g.serveRPC(w, r, ep)
+				g.serveRPC(w, r, ep, p)
 				return
 			}
 		}
@@ -43,7 +43,7 @@ func (g *Gateway) protocolSwitch(next http.Handler) http.Handler {
 		case ep == nil || !sure && g.routedREST(r.Method, path):
 			next.ServeHTTP(w, r)
 		default:
-			g.serveRPC(w, r, ep)
+			g.serveRPC(w, r, ep, p)
 		}
 	})
 }
@@ -54,15 +54,21 @@ func (g *Gateway) routedREST(method, path string) bool {
 	return g.routes.Tree().Match(method, path, &m)
 }
 
-// serveRPC serves a call of ep's method: r.Pattern is its canonical path
-// (the handler tells the Recorder the route, with the protocol); a call
-// whose class is at its cap is refused.
-func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.Endpoint) {
+// serveRPC serves a call of ep's method in protocol p: r.Pattern is its
+// canonical path (the handler tells the Recorder the route, with the
+// protocol); a call whose class is at its cap is refused in p's terms,
+// with Retry-After, as REST's are (refuse).
+func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.Endpoint, p protocols.Protocol) {
 	r.Pattern = ep.Pattern
 	b := ep.Binding
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, false)
 	if err := g.classes.Acquire(class); err != nil {
-		g.refuse(w, r, err, b.ClientStreams)
+		g.refuse(w, r, err, b.ClientStreams, func(w http.ResponseWriter, r *http.Request, err error) {
+			if rec, ok := exchange.RecorderFrom(r.Context()); ok {
+				rec.Ended(err)
+			}
+			protocols.WriteError(w, r, p, err)
+		})
 		return
 	}
 	defer g.classes.Release(class)

@@ -45,7 +45,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	b := ep.Binding
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, upgrade)
 	if err := g.classes.Acquire(class); err != nil {
-		g.refuse(w, r, err, b.ClientStreams)
+		g.refuse(w, r, err, b.ClientStreams, g.env.Render.ErrorHandler)
 		return
 	}
 	defer g.classes.Release(class)
@@ -65,17 +65,17 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	x.Invoke()
 }
 
-// refuse answers a call its class has no room for: 503 with Retry-After.
-// A request stream over HTTP/1.x is not read: its connection is closed
-// after the answer, which net/http would otherwise hold back until it had
-// read the rest of a body that may never end.
-func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, err error, requestStream bool) {
+// refuse answers a call its class has no room for with answer (503 with
+// Retry-After, for REST). A request stream over HTTP/1.x is not read: its
+// connection is closed after the answer, which net/http would otherwise
+// hold back until it had read the rest of a body that may never end.
+func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, err error, requestStream bool, answer httperr.Handler) {
 	h := w.Header()
 	httperr.SetRetryAfter(h, err)
 	if requestStream && r.ProtoMajor == 1 {
 		h.Set("Connection", "close")
 	}
-	g.env.Render.ErrorHandler(w, r, err)
+	answer(w, r, err)
 }
 
 // noRoute answers a request no route matched: 405 with Allow when the

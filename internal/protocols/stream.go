@@ -101,15 +101,34 @@ type streamSink struct {
 	format *negotiate.Format
 
 	mu         sync.Mutex
-	headerSent bool
+	headerSent bool  // the header metadata is written
 	lost       error // a message that could not be rendered, or sent
 	err        error
 }
 
+// SendHeader sends the header now, before any message (grpc.SendHeader),
+// as connect-go has no call for it: the header metadata and connect-go's
+// own headers flushed. connect-go's header map then holds at least the
+// Content-Type, so that a gRPC-Web call ended with no message puts its
+// status in a trailer frame, not in the headers already sent.
 func (s *streamSink) SendHeader(header metadata.MD) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.headerSent || s.lost != nil {
+		return nil // a message or the end took the header
+	}
 	s.header(header)
+	h, own := s.w.Header(), s.conn.ResponseHeader()
+	if ct := h.Get("Content-Type"); ct != "" && own.Get("Content-Type") == "" {
+		own.Set("Content-Type", ct)
+	}
+	for k, vs := range own {
+		h[k] = vs
+	}
+	if err := http.NewResponseController(s.w).Flush(); err != nil {
+		s.lost = statusOf(err)
+		return s.lost
+	}
 	return nil
 }
 
