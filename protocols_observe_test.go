@@ -64,4 +64,12 @@ func TestProtocolsCallInfo(t *testing.T) {
 			}
 		})
 	}
+	// Refused before the method is called: a compressed message without
+	// an encoding.
+	resp, _ := send(t, http.MethodPost, srv.URL+"/conf.v1.Probes/GetProbe", string(envelope(1, []byte("x"))),
+		"Content-Type", "application/grpc-web+proto")
+	got := <-calls
+	if resp.Header.Get("Grpc-Status") != "13" || got.info.Code != codes.Internal || got.info.Route == nil || got.info.Route.Protocol != "grpc_web" {
+		t.Errorf("refused: %v, call info %+v", resp.Header, got.info)
+	}
 }

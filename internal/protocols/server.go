@@ -128,13 +128,21 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p, _ := Of(r)
 	c := &call{w: w, r: r, format: m.s.formatOf(r), match: &m.routes[p]}
-	if rec, ok := exchange.RecorderFrom(r.Context()); ok && p != None {
+	var sw *statusWriter
+	if rec, ok := exchange.RecorderFrom(r.Context()); ok {
 		c.rec = rec
-		rec.Routed(c.match.Entry.Value.Route)
+		if p != None {
+			rec.Routed(c.match.Entry.Value.Route)
+		}
+		sw = &statusWriter{ResponseWriter: c.w}
+		c.w = sw
 	}
 	m.s.limitBody(c, m.b.ClientStreams, chunked)
 	defer c.end(m.s.env.Render.Budget)
 	m.handler.ServeHTTP(c.w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	if sw != nil && !c.called {
+		c.rec.Ended(sw.refusedOutcome())
+	}
 }
 
 // A call is what a method's connect-go handler needs of the request that
@@ -150,6 +158,7 @@ type call struct {
 	follower *framing.EnvelopeFollower // the request body's, or nil
 	cost     int64                     // of a unary response, held until it is written
 	lift     func()                    // lifts its write deadline, or nil
+	called   bool                      // the method's invoker was reached
 }
 
 type callKey struct{}
@@ -176,6 +185,7 @@ func (c *call) end(b *render.Budget) {
 // (connect-go's, with the protocol's deadline) is, and the call.
 func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	c := ctx.Value(callKey{}).(*call)
+	c.called = true
 	x := exchange.Get(m.s.env, c.w, c.r.WithContext(ctx))
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
 	x.Match = *c.match
