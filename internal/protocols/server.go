@@ -123,6 +123,7 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	chunked := r.ContentLength < 0 // as it came: the text mode's decoded length is not known
 	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
 		tw := asBinaryWeb(w, r)
+		defer tw.Release()
 		defer tw.Finish()
 		w = tw
 	}
@@ -159,6 +160,10 @@ type call struct {
 	cost     int64                     // of a unary response, held until it is written
 	lift     func()                    // lifts its write deadline, or nil
 	called   bool                      // the method's invoker was reached
+
+	// A call with one response keeps it here, in the call's allocation.
+	one one
+	out outbound
 }
 
 type callKey struct{}

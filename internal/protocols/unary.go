@@ -37,8 +37,8 @@ func setInput(x *exchange.Exchange, format *negotiate.Format) {
 // renders (render.Config.Render: within the response limit, its cost
 // taken from the budget until c ends, and its writing timed).
 func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*connect.Response[outbound], error) {
-	var out one
-	x.Sink = &out
+	out := &c.one
+	x.Sink = out
 	x.Invoke()
 	if info, ok := connect.CallInfoForHandlerContext(ctx); ok {
 		writeMetadata(info.ResponseHeader(), out.header)
@@ -61,7 +61,8 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 	if cost > 0 {
 		c.cost, c.lift = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
 	}
-	return connect.NewResponse(&outbound{body: body}), nil
+	c.out.body = body
+	return connect.NewResponse(&c.out), nil
 }
 
 // one is the exchange.Sink of a call with one response: it keeps what

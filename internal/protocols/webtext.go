@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"connectrpc.com/connect"
 )
@@ -31,11 +32,18 @@ func asBinaryWeb(w http.ResponseWriter, r *http.Request) *textWriter {
 	r.Header.Set("Content-Type", "application/grpc-web"+strings.TrimSpace(codec))
 	r.Header.Del("Content-Length")
 	r.ContentLength = -1
+	tw := &textWriter{ResponseWriter: w}
 	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = &textReader{src: r.Body}
+		tw.reader = textReaders.Get().(*textReader)
+		*tw.reader = textReader{src: r.Body}
+		r.Body = tw.reader
 	}
-	return &textWriter{ResponseWriter: w}
+	return tw
 }
+
+// textReaders keeps the readers of calls that have ended: a reader holds
+// 7 KiB of buffers.
+var textReaders = sync.Pool{New: func() any { return new(textReader) }}
 
 // errBadText is the error of a request body that is not base64.
 var errBadText = connect.NewError(connect.CodeInvalidArgument, errors.New("invalid gRPC-Web text: not base64"))
@@ -103,7 +111,8 @@ func (t *textReader) Close() error { return t.src.Close() }
 // padding at a flush or at the end (Finish).
 type textWriter struct {
 	http.ResponseWriter
-	carry       [3]byte // at most two bytes wait for a third
+	reader      *textReader // the call's request body, pooled; nil for none
+	carry       [3]byte     // at most two bytes wait for a third
 	nc          int
 	buf         []byte
 	wroteHeader bool
@@ -152,6 +161,16 @@ func (t *textWriter) Write(p []byte) (int, error) {
 func (t *textWriter) Flush() {
 	t.Finish()
 	http.NewResponseController(t.ResponseWriter).Flush()
+}
+
+// Release gives the call's request body reader back to its pool, once
+// the call has ended: nothing reads it any more.
+func (t *textWriter) Release() {
+	if t.reader != nil {
+		*t.reader = textReader{}
+		textReaders.Put(t.reader)
+		t.reader = nil
+	}
 }
 
 // Finish writes what is left, padded; or the header of a response with
