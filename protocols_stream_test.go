@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 
@@ -113,6 +114,30 @@ func TestProtocolsBidiStream(t *testing.T) {
 				}
 				if err := stream.CloseResponse(); err != nil {
 					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsDeadline: a client's deadline (Connect-Timeout-Ms,
+// grpc-timeout) ends a call that outlives it with deadline_exceeded, over
+// every protocol, in-process and remote.
+func TestProtocolsDeadline(t *testing.T) {
+	for name, p := range protocolClients() {
+		for _, kind := range []string{"in-process", "remote"} {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				url := h2cServer(t, probesGateway(t, kind, metadataProbes{newStreamer()})).URL
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				defer cancel()
+				stream, err := probesClient(url, "Watch", p).CallServerStream(ctx, connect.NewRequest(&confv1.Probe{Flag: true}))
+				if err == nil {
+					for stream.Receive() {
+					}
+					err = stream.Err()
+				}
+				if connect.CodeOf(err) != connect.CodeDeadlineExceeded {
+					t.Errorf("%v, want deadline_exceeded", err)
 				}
 			})
 		}

@@ -3,6 +3,7 @@ package protorest_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"net/http/httptest"
 	"testing"
 
@@ -75,6 +76,37 @@ func TestProtocolsUnaryErrorDetails(t *testing.T) {
 				v, err := ce.Details()[0].Value()
 				if ri, ok := v.(*errdetails.ResourceInfo); err != nil || !ok || ri.GetResourceName() != "fail-before" {
 					t.Errorf("detail %v (%v)", v, err)
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsGzip: requests compressed with gzip are read, and
+// responses compressed for a client that accepts gzip, over every
+// protocol, in-process and remote; a stream's messages too.
+func TestProtocolsGzip(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				p.opts = append(p.opts[:len(p.opts):len(p.opts)], connect.WithSendGzip(), connect.WithCompressMinBytes(1))
+				long := strings.Repeat("compressible ", 200)
+				resp, err := probesClient(url, "GetProbe", p).CallUnary(context.Background(), connect.NewRequest(&confv1.Probe{Name: long}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Msg.GetName() != long {
+					t.Errorf("name of %d bytes", len(resp.Msg.GetName()))
+				}
+				stream := probesClient(url, "BulkCreate", p).CallClientStream(context.Background())
+				for range 3 {
+					if err := stream.Send(&confv1.Probe{Name: "zz"}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got, err := stream.CloseAndReceive()
+				if err != nil || got.Msg.GetI32() != 3 {
+					t.Fatalf("client stream: %v, %v", got, err)
 				}
 			})
 		}
