@@ -55,3 +55,27 @@ func doRequest(t *testing.T, req *http.Request) (int, string) {
 	}
 	return resp.StatusCode, b.String()
 }
+
+// TestAccessLogProtocols: a Connect call's access log line has the
+// canonical path as its route, and its RPC system and protocol.
+func TestAccessLogProtocols(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	upstreamAt(t, addr, false)
+	s := startServe(t, "--upstream", addr, "--log-format", "json")
+	req, _ := http.NewRequest("POST", s.url+"/example.v1.MySvc/Upper", strings.NewReader(`{"msg":"x"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Connect-Protocol-Version", "1")
+	if code, body := doRequest(t, req); code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	lines := accessLines(t, s)
+	if len(lines) != 1 {
+		t.Fatalf("%d lines: %v", len(lines), lines)
+	}
+	l := lines[0]
+	if l["http.route"] != "/example.v1.MySvc/Upper" || l["rpc.system.name"] != "connectrpc" || l["protorest.rpc.protocol"] != "connect" ||
+		l["rpc.method"] != "example.v1.MySvc/Upper" || l["rpc.response.status_code"] != "OK" {
+		t.Errorf("line %v", l)
+	}
+}
