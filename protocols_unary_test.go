@@ -3,8 +3,8 @@ package protorest_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
