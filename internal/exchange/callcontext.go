@@ -6,6 +6,20 @@ import (
 	"google.golang.org/grpc/metadata"
 )
 
+// Context returns the call's context: the one SetContext gave, else the
+// request's.
+func (x *Exchange) Context() context.Context {
+	if x.ctx != nil {
+		return x.ctx
+	}
+	return x.R.Context()
+}
+
+// SetContext makes ctx, which derives from the request's, the call's
+// context (a protocol's, with its deadline), without a copy of the
+// request.
+func (x *Exchange) SetContext(ctx context.Context) { x.ctx = ctx }
+
 // Metadata returns the call's incoming metadata: for REST, the headers
 // the policy's incoming matcher takes (headers.Policy.Metadata); for an
 // RPC protocol, every header under its own name (RPCMetadata).

@@ -11,6 +11,7 @@ package exchange
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -79,6 +80,7 @@ type Exchange struct {
 	// (internal/protocols): its headers are its metadata as they are, and
 	// its context already has the deadline its protocol asked for.
 	RPC bool
+	ctx context.Context // the call's, when not the request's (SetContext)
 	// Received counts the request messages decoded.
 	Received int
 	// Recorder, if not nil, is told what passes to the Sink once the

@@ -22,7 +22,7 @@ func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *St
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ctx := metadata.NewIncomingContext(r.Context(), md)
+	ctx := metadata.NewIncomingContext(x.Context(), md)
 	ctx, cancel, err := x.WithTimeout(ctx)
 	if err != nil {
 		return nil, nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,7 +40,7 @@ func (s *Server) limitBody(c *call, clientStreams, chunked bool) {
 		body = failedBody{httperr.TooLarge(limit)}
 	}
 	if d := s.env.ReadIdleTimeout; d > 0 {
-		c.clock = new(timeouts.ReadClock)
+		c.clock = clocks.Get().(*timeouts.ReadClock)
 		c.clock.Reset(body, c.w, d)
 		body = c.clock
 	}
@@ -53,7 +54,8 @@ func (s *Server) limitBody(c *call, clientStreams, chunked bool) {
 		}
 		body = c.follower
 	}
-	lb := &limitedBody{src: body, closer: r.Body}
+	lb := &c.body
+	lb.src, lb.closer = body, r.Body
 	r.Body = lb
 	if r.ProtoMajor == 1 && chunked {
 		rc := http.NewResponseController(c.w)
@@ -61,6 +63,10 @@ func (s *Server) limitBody(c *call, clientStreams, chunked bool) {
 		c.w = &cutUnread{ResponseWriter: c.w, body: lb}
 	}
 }
+
+// clocks keeps the read clocks of calls that have ended, each with its
+// timer (call.end gives them back).
+var clocks = sync.Pool{New: func() any { return new(timeouts.ReadClock) }}
 
 // enveloped reports whether r's messages come in 5-byte envelopes: every
 // protocol's but a Connect unary call's.

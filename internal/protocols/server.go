@@ -140,7 +140,8 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	m.s.limitBody(c, m.b.ClientStreams, chunked)
 	defer c.end(m.s.env.Render.Budget)
-	m.handler.ServeHTTP(c.w, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	c.Context = r.Context()
+	m.handler.ServeHTTP(c.w, r.WithContext(c))
 	if sw != nil && !c.called {
 		c.rec.Ended(sw.refusedOutcome())
 	}
@@ -148,12 +149,15 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // A call is what a method's connect-go handler needs of the request that
 // connect-go does not pass on, and what is to be undone once it is over.
+// It is the request's context too, which connect-go's derives from: the
+// handler finds the call there (callKey) at no allocation of its own.
 type call struct {
-	w      http.ResponseWriter
-	r      *http.Request
-	rec    exchange.Recorder
-	format *negotiate.Format                // of the messages, both ways
-	match  *route.Match[*exchange.Endpoint] // the route, with the call's protocol
+	context.Context // the request's
+	w               http.ResponseWriter
+	r               *http.Request
+	rec             exchange.Recorder
+	format          *negotiate.Format                // of the messages, both ways
+	match           *route.Match[*exchange.Endpoint] // the route, with the call's protocol
 
 	clock    *timeouts.ReadClock       // the request body's, or nil
 	follower *framing.EnvelopeFollower // the request body's, or nil
@@ -161,15 +165,26 @@ type call struct {
 	lift     func()                    // lifts its write deadline, or nil
 	called   bool                      // the method's invoker was reached
 
-	// A call with one response keeps it here, in the call's allocation.
-	one one
-	out outbound
+	// In the call's allocation: the request body (limitBody), and a call
+	// with one response keeps it here.
+	body limitedBody
+	one  one
+	out  outbound
 }
 
 type callKey struct{}
 
+// Value answers callKey with the call, and asks the request's context
+// for every other key.
+func (c *call) Value(key any) any {
+	if _, ok := key.(callKey); ok {
+		return c
+	}
+	return c.Context.Value(key)
+}
+
 // end gives back what the call held: its response's cost, its write
-// deadline, its request body's follower; and cuts the reading of an
+// deadline, its request body's follower and clock; and cuts the reading of an
 // HTTP/1.x body not read to its end (cutUnread).
 func (c *call) end(b *render.Budget) {
 	if cu, ok := c.w.(*cutUnread); ok {
@@ -184,6 +199,10 @@ func (c *call) end(b *render.Budget) {
 	if c.follower != nil {
 		c.follower.Stop()
 	}
+	if c.clock != nil {
+		c.clock.Release()
+		clocks.Put(c.clock)
+	}
 }
 
 // exchange returns a pooled exchange for the call whose context ctx
@@ -191,7 +210,8 @@ func (c *call) end(b *render.Budget) {
 func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	c := ctx.Value(callKey{}).(*call)
 	c.called = true
-	x := exchange.Get(m.s.env, c.w, c.r.WithContext(ctx))
+	x := exchange.Get(m.s.env, c.w, c.r)
+	x.SetContext(ctx)
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
 	x.Match = *c.match
 	return x, c

@@ -40,9 +40,11 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 	out := &c.one
 	x.Sink = out
 	x.Invoke()
-	if info, ok := connect.CallInfoForHandlerContext(ctx); ok {
-		writeMetadata(info.ResponseHeader(), out.header)
-		writeMetadata(info.ResponseTrailer(), out.trailer)
+	if len(out.header)+len(out.trailer) > 0 {
+		if info, ok := connect.CallInfoForHandlerContext(ctx); ok {
+			writeMetadata(info.ResponseHeader(), out.header)
+			writeMetadata(info.ResponseTrailer(), out.trailer)
+		}
 	}
 	if out.err != nil {
 		return nil, connectError(out.err)

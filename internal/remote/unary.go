@@ -35,7 +35,7 @@ var _ exchange.Invoker = (*UnaryMethod)(nil)
 // deadline, and sends its reply to x.Sink; a call that did not reach the
 // backend ends in Unreachable's error.
 func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
-	ctx, cancel, err := outgoingContext(x.R.Context(), x)
+	ctx, cancel, err := outgoingContext(x.Context(), x)
 	if cancel != nil {
 		defer cancel()
 	}
