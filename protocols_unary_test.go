@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/klauspost/compress/zstd"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
@@ -107,6 +108,40 @@ func TestProtocolsGzip(t *testing.T) {
 				got, err := stream.CloseAndReceive()
 				if err != nil || got.Msg.GetI32() != 3 {
 					t.Fatalf("client stream: %v, %v", got, err)
+				}
+			})
+		}
+	}
+}
+
+// zstdClient adds zstd to a connect-go client's compressions, sending
+// with it.
+func zstdClient() []connect.ClientOption {
+	return []connect.ClientOption{
+		connect.WithAcceptCompression("zstd",
+			func() connect.Decompressor { d, _ := zstd.NewReader(nil); return zstdReader{d} },
+			func() connect.Compressor { e, _ := zstd.NewWriter(nil); return e }),
+		connect.WithSendCompression("zstd"), connect.WithCompressMinBytes(1),
+	}
+}
+
+type zstdReader struct{ *zstd.Decoder }
+
+func (zstdReader) Close() error { return nil }
+
+// TestProtocolsZstd: zstd, beside gzip, both ways, over every protocol.
+func TestProtocolsZstd(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				p.opts = append(p.opts[:len(p.opts):len(p.opts)], zstdClient()...)
+				long := strings.Repeat("zstd ", 300)
+				resp, err := probesClient(url, "GetProbe", p).CallUnary(context.Background(), connect.NewRequest(&confv1.Probe{Name: long}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Msg.GetName() != long {
+					t.Errorf("name of %d bytes", len(resp.Msg.GetName()))
 				}
 			})
 		}

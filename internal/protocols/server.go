@@ -75,7 +75,8 @@ func (s *Server) Handler(ep *exchange.Endpoint) http.Handler {
 }
 
 // options are the connect-go options of b's handler: the codecs that
-// keep messages as bytes, the request limit (each message decompressed),
+// keep messages as bytes, zstd beside gzip, the request limit (each
+// message decompressed),
 // GET for a method without side effects, and a report of the gateway's
 // own panics.
 func (s *Server) options(b *exchange.Binding) []connect.HandlerOption {
@@ -85,6 +86,7 @@ func (s *Server) options(b *exchange.Binding) []connect.HandlerOption {
 		connect.WithCodec(&messageCodec{name: "json", format: s.json}),
 		connect.WithCodec(&messageCodec{name: "json; charset=utf-8", format: s.json}),
 		connect.WithReadMaxBytes(s.env.MaxMessage()),
+		withZstd(),
 		connect.WithRecover(s.recovered),
 	}
 	if noSideEffects(b.Method) {
