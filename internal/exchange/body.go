@@ -83,10 +83,6 @@ func (x *Exchange) BindStream(r framing.Reader, in ReadInterrupter) {
 // body.
 type requestBody Exchange
 
-// BodyInterrupter returns the ReadInterrupter of x's HTTP request body,
-// for a request stream read from it (BindStream).
-func (x *Exchange) BodyInterrupter() ReadInterrupter { return (*requestBody)(x) }
-
 // InterruptRead cuts a read of the request body in progress short, with
 // a read deadline: in the past over HTTP/2. Over HTTP/1.x a read that
 // fails poisons the connection (net/http cancels the context of every

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/grpc/codes"
@@ -50,7 +51,7 @@ func (m *method) bidi(ctx context.Context, bs *connect.BidiStream[inbound, outbo
 // bindStream makes the request messages of conn x's source.
 func (m *method) bindStream(x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) {
 	setInput(x, c.format)
-	x.BindStream(&connReader{conn: conn, follower: c.follower}, x.BodyInterrupter())
+	x.BindStream(&connReader{conn: conn, follower: c.follower}, bodyInterrupter{http.NewResponseController(c.w)})
 }
 
 // stream calls the method with its responses sent on conn; the outcome
@@ -60,6 +61,19 @@ func (m *method) stream(ctx context.Context, x *exchange.Exchange, c *call, conn
 	x.Sink = out
 	x.Invoke()
 	return connectError(out.err)
+}
+
+// bodyInterrupter cuts a read of the request body in progress short,
+// with a read deadline in the past (exchange.ReadInterrupter), when the
+// call ends while its read-ahead reads. It does not finish with the body
+// as REST's does (reading the rest, or hijacking the connection to close
+// it): connect-go writes the call's end after the method returns, then
+// closes the body itself.
+type bodyInterrupter struct{ rc *http.ResponseController }
+
+func (b bodyInterrupter) InterruptRead() (restore func()) {
+	b.rc.SetReadDeadline(time.Now())
+	return func() { b.rc.SetReadDeadline(time.Time{}) }
 }
 
 // connReader reads a request stream's messages from connect-go
