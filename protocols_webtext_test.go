@@ -107,3 +107,38 @@ func TestProtocolsGRPCWebText(t *testing.T) {
 		})
 	}
 }
+
+// TestProtocolsHalfDuplexBidi: over HTTP/1.1, a bidirectional stream is
+// half-duplex: a gRPC-Web client sends its messages, then reads the
+// answers, in-process and remote (connect-go alone refuses it, 505).
+func TestProtocolsHalfDuplexBidi(t *testing.T) {
+	var body []byte
+	for _, n := range []string{"a", "b"} {
+		m, err := proto.Marshal(&confv1.Probe{Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = append(body, envelope(0, m)...)
+	}
+	for kind, url := range protocolGateways(t) {
+		t.Run(kind, func(t *testing.T) {
+			resp, text := send(t, http.MethodPost, url+"/conf.v1.Probes/Chat", base64.StdEncoding.EncodeToString(body),
+				"Content-Type", "application/grpc-web-text")
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("%d %q", resp.StatusCode, text)
+			}
+			messages, trailer := decodeWebText(t, text)
+			var names []string
+			for _, m := range messages {
+				var p confv1.Probe
+				if err := proto.Unmarshal(m, &p); err != nil {
+					t.Fatal(err)
+				}
+				names = append(names, p.GetName())
+			}
+			if strings.Join(names, ",") != "re: a,re: b" || !strings.Contains(trailer, "grpc-status: 0\r\n") {
+				t.Errorf("messages %q, trailer %q", names, trailer)
+			}
+		})
+	}
+}

@@ -143,7 +143,16 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.s.limitBody(c, m.b.ClientStreams, chunked)
 	defer c.end(m.s.env.Render.Budget)
 	c.Context = r.Context()
-	m.handler.ServeHTTP(c.w, r.WithContext(c))
+	req := r.WithContext(c)
+	if m.b.ClientStreams && m.b.ServerStreams && req.ProtoMajor < 2 {
+		// A bidirectional stream over HTTP/1.x is half-duplex at best: the
+		// client sends its messages, then reads the answers. connect-go
+		// refuses it (505); with full duplex on, net/http lets the method
+		// answer while the body is still read, as it runs.
+		http.NewResponseController(c.w).EnableFullDuplex()
+		req.ProtoMajor, req.ProtoMinor = 2, 0
+	}
+	m.handler.ServeHTTP(c.w, req)
 	if sw != nil && !c.called {
 		c.rec.Ended(sw.refusedOutcome())
 	}
