@@ -57,37 +57,31 @@ func (s Set) Has(p Protocol) bool {
 	return false
 }
 
-// Of tells the protocol of r. sure is false for a Connect unary POST
-// without Connect-Protocol-Version (application/json or
-// application/proto), which a REST rule of the same method and path
-// serves instead.
+// Of tells the protocol of r. The Content-Type of gRPC, gRPC-Web and
+// Connect's streams, and Connect-Protocol-Version, name theirs whatever
+// the HTTP method (the method's handler refuses a wrong one: 405) or
+// the codec (415). A GET with connect=v1 is Connect's. sure is false for
+// a Connect unary POST that does not say so (application/json or
+// application/proto without Connect-Protocol-Version), which a REST rule
+// of the same method and path serves instead.
 func Of(r *http.Request) (p Protocol, sure bool) {
-	ct := mediaType(r.Header.Get("Content-Type"))
-	switch r.Method {
-	case http.MethodPost:
-	case http.MethodGet:
-		if hasConnectQuery(r.URL.RawQuery) {
-			return Connect, true
-		}
-		return None, false
-	default:
-		return None, false
-	}
-	rest, ok := strings.CutPrefix(ct, "application/")
-	if !ok {
-		return None, false
-	}
-	switch {
-	case codecSuffix(rest, "grpc"):
-		return GRPC, true
-	case codecSuffix(rest, "grpc-web"):
-		return GRPCWeb, true
-	case codecSuffix(rest, "grpc-web-text"):
-		return GRPCWebText, true
-	case strings.HasPrefix(rest, "connect+"):
+	if r.Method == http.MethodGet && hasConnectQuery(r.URL.RawQuery) {
 		return Connect, true
-	case rest == "json" || rest == "proto":
-		return Connect, r.Header.Get("Connect-Protocol-Version") != ""
+	}
+	rest, ok := strings.CutPrefix(mediaType(r.Header.Get("Content-Type")), "application/")
+	switch {
+	case ok && codecSuffix(rest, "grpc"):
+		return GRPC, true
+	case ok && codecSuffix(rest, "grpc-web"):
+		return GRPCWeb, true
+	case ok && codecSuffix(rest, "grpc-web-text"):
+		return GRPCWebText, true
+	case ok && strings.HasPrefix(rest, "connect+"):
+		return Connect, true
+	case r.Header.Get("Connect-Protocol-Version") != "":
+		return Connect, true
+	case r.Method == http.MethodPost && ok && (rest == "json" || rest == "proto"):
+		return Connect, false
 	}
 	return None, false
 }

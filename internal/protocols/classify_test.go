@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestOf tells each request's protocol as connect-go would serve it.
+// TestOf tells each request's protocol as connect-go would serve it (or
+// refuse it: a wrong HTTP method, an unknown codec).
 func TestOf(t *testing.T) {
 	for _, tt := range []struct {
 		method, target, contentType string
@@ -26,10 +27,13 @@ func TestOf(t *testing.T) {
 		{"POST", "/p.S/M", "application/json", true, Connect, true},
 		{"POST", "/p.S/M", "application/json", false, Connect, false},
 		{"POST", "/p.S/M", "application/proto", false, Connect, false},
-		{"POST", "/p.S/M", "application/x-protobuf", true, None, false},
+		{"POST", "/p.S/M", "application/x-protobuf", true, Connect, true},
+		{"POST", "/p.S/M", "application/foo", true, Connect, true},
 		{"POST", "/p.S/M", "text/plain", false, None, false},
 		{"POST", "/p.S/M", "", false, None, false},
-		{"PUT", "/p.S/M", "application/grpc", false, None, false},
+		{"PUT", "/p.S/M", "application/grpc", false, GRPC, true},
+		{"DELETE", "/p.S/M", "application/proto", true, Connect, true},
+		{"DELETE", "/p.S/M", "application/json", false, None, false},
 		{"GET", "/p.S/M?connect=v1&encoding=json&message={}", "", false, Connect, true},
 		{"GET", "/p.S/M?encoding=json&message={}&connect=v1", "", false, Connect, true},
 		{"GET", "/p.S/M?encoding=json&message={}", "", false, None, false},
