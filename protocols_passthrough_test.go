@@ -135,3 +135,16 @@ func TestProtocolsGRPCDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestProtocolsPassThroughZstd: behind GRPCPassThrough, a gRPC call
+// compressed with zstd, which the pass-through's grpc.Server cannot
+// decode, is served by the gateway.
+func TestProtocolsPassThroughZstd(t *testing.T) {
+	url, _ := passThroughServer(t)
+	p := protocolClient{http: h2cClient(), opts: append([]connect.ClientOption{connect.WithGRPC()}, zstdClient()...)}
+	long := strings.Repeat("zstd ", 300)
+	resp, err := probesClient(url, "GetProbe", p).CallUnary(context.Background(), connect.NewRequest(&confv1.Probe{Name: long}))
+	if err != nil || resp.Msg.GetName() != long {
+		t.Fatalf("%v", err)
+	}
+}

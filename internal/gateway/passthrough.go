@@ -45,13 +45,19 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 // others at the method's canonical path (internal/protocols): a service
 // registered in-process, whose interceptors must see the call; and a
 // call in another codec, which it decodes as a gRPC server would
-// (application/grpc+json) or refuses (415).
+// (application/grpc+json) or refuses (415); and a call compressed other
+// than with gzip (zstd), which the proxy's grpc.Server cannot decode.
 func (g *Gateway) passesThrough(r *http.Request) bool {
 	if !g.served.Has(protocols.GRPC) {
 		return true // the gateway serves no gRPC itself
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
 		return false
+	}
+	switch r.Header.Get("Grpc-Encoding") {
+	case "", "identity", "gzip": // what the proxy's grpc.Server decodes
+	default:
+		return false // zstd, which the gateway decodes; or a refusal in the gateway's terms
 	}
 	ep := g.rpcs.Lookup(r.URL.EscapedPath())
 	return ep == nil || ep.Binding.Response.Wire

@@ -9,13 +9,11 @@ import (
 )
 
 // inbound is a request message as connect-go hands it over: its bytes,
-// undecoded, in the format they came in. The method's request plan
+// undecoded, in the call's format (formatOf). The method's request plan
 // decodes them once, into the type the method takes (in-process) or
-// straight to the wire (remote).
-type inbound struct {
-	data   []byte
-	format *negotiate.Format
-}
+// straight to the wire (remote). connect-go leaves an empty message's
+// alone (no Unmarshal): no bytes.
+type inbound struct{ data []byte }
 
 // outbound is a response message for connect-go to write, already
 // encoded by the method's response plan (render.Config.Render).
@@ -56,6 +54,5 @@ func (c *messageCodec) Unmarshal(data []byte, v any) error {
 		return fmt.Errorf("protorest: cannot decode into %T", v)
 	}
 	in.data = append(in.data[:0], data...)
-	in.format = c.format
 	return nil
 }

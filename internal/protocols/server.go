@@ -3,6 +3,7 @@ package protocols
 import (
 	"context"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -114,7 +115,7 @@ func noSideEffects(md protoreflect.MethodDescriptor) bool {
 // recovered reports a panic in the gateway's own code on a call's way
 // (a method's panic is the invoker's to recover) and fails the call.
 func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, v any) error {
-	s.env.PanicHook(spec.Procedure, v, nil)
+	s.env.PanicHook(spec.Procedure, v, debug.Stack())
 	return connect.NewError(connect.CodeInternal, errInternal)
 }
 

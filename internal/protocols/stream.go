@@ -25,7 +25,7 @@ import (
 func (m *method) serverStream(ctx context.Context, req *connect.Request[inbound], ss *connect.ServerStream[outbound]) error {
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	setInput(x, req.Msg.format)
+	setInput(x, c.format)
 	x.BindMessage(req.Msg.data)
 	return m.stream(ctx, x, c, ss.Conn())
 }

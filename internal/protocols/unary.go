@@ -21,7 +21,7 @@ var errInternal = errors.New("internal error in the gateway")
 func (m *method) unary(ctx context.Context, req *connect.Request[inbound]) (*connect.Response[outbound], error) {
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
-	setInput(x, req.Msg.format)
+	setInput(x, c.format)
 	x.BindMessage(req.Msg.data)
 	return m.callOne(ctx, x, c)
 }
