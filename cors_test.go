@@ -66,7 +66,7 @@ func TestCORS(t *testing.T) {
 		r := do(t, gw, "GET", "/v1/probes/abc", "", "Origin", app)
 		h := r.header
 		if r.code != 200 || h.Get("Access-Control-Allow-Origin") != app || h.Get("Grpc-Metadata-Team") != "blue" ||
-			h.Get("Access-Control-Expose-Headers") != "Grpc-Status, Grpc-Message, Grpc-Metadata-Team" || h.Get("Vary") != "Origin" {
+			h.Get("Access-Control-Expose-Headers") != "Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Grpc-Encoding, Grpc-Accept-Encoding, Connect-Content-Encoding, Connect-Accept-Encoding, Grpc-Metadata-Team" || h.Get("Vary") != "Origin" {
 			t.Errorf("allowed origin: %d %v", r.code, h)
 		}
 		r = do(t, gw, "GET", "/v1/probes/abc", "", "Origin", "https://evil.example")

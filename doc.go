@@ -59,14 +59,17 @@
 // body with the HTTP status of its code. Every limit (body, JSON depth,
 // metadata, timeouts, response size) is on by default. Streaming methods
 // also accept a WebSocket on the same route, and HandlePath adds plain
-// handlers to the same router.
+// handlers to the same router. Every method also answers Connect,
+// gRPC-Web and gRPC calls at its gRPC path, "/pkg.Service/Method", on the
+// same port, under the same limits (WithoutProtocols turns them off).
 //
 // # Where to read on
 //
 //   - The reference, docs/reference.md in the repository: routing,
 //     binding, content types, streaming and WebSocket, errors,
-//     validation, limits, metadata, hooks, custom routes, CORS and
-//     compression, observability, OpenAPI. See [Reference].
+//     validation, limits, metadata, Connect, gRPC-Web and gRPC, hooks,
+//     custom routes, CORS and compression, observability, OpenAPI. See
+//     [Reference].
 //   - Each option's documentation here, for what it does, its default and
 //     its error.
 //   - README.md: the library in more detail, the protorest command

@@ -3,6 +3,7 @@ module github.com/protorest/protorest
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.21.1
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/coder/websocket v1.8.15
 	github.com/klauspost/compress v1.20.3

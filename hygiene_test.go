@@ -78,7 +78,10 @@ var runtimeDeps = []string{"google.golang.org/grpc", "google.golang.org/protobuf
 	"github.com/coder/websocket",
 	// WithCompression: gzip and zstd (gzhttp for responses, the
 	// decoders for request bodies); it has no dependencies of its own.
-	"github.com/klauspost/compress"}
+	"github.com/klauspost/compress",
+	// Connect, gRPC-Web and gRPC at the canonical paths
+	// (internal/protocols); it needs only protobuf.
+	"connectrpc.com/connect"}
 
 // testDeps are the modules only the core module's tests import. They are
 // in go.mod, but with module graph pruning (go ≥ 1.17) a module that

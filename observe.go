@@ -26,6 +26,11 @@ type Route struct {
 	FullMethod string
 	// ClientStreams and ServerStreams say how the method streams.
 	ClientStreams, ServerStreams bool
+	// Protocol is the RPC protocol of a call to a method's canonical
+	// path, "/pkg.Service/Method": "connect", "grpc_web" or "grpc"; ""
+	// for REST (and a custom route). Method is then "POST" (or "GET" for
+	// Connect's), Template and Pattern the canonical path.
+	Protocol string
 }
 
 // RouteFromContext returns the route of the call whose context ctx is or

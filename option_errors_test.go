@@ -42,6 +42,9 @@ func TestOptionMistakes(t *testing.T) {
 		{"WithHealthEndpoint template", func() protorest.Option {
 			return protorest.WithHealthEndpoint("/health/{", health)
 		}, []string{"WithHealthEndpoint(/health/{)"}},
+		{"WithoutProtocols", func() protorest.Option {
+			return protorest.WithoutProtocols(protorest.Protocol(9))
+		}, []string{"WithoutProtocols", "no protocol 9"}},
 		{"WithHealthEndpoint conflict", func() protorest.Option {
 			return protorest.WithHealthEndpoint("/healthz", health) // the second
 		}, []string{"WithHealthEndpoint", "/healthz"}},

@@ -84,7 +84,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // no call: a custom route, or no route
 	}
 	method := semconv.RPCMethod(rt.FullMethod[1:])
-	span.SetAttributes(semconv.RPCSystemNameGRPC, method, semconv.RPCResponseStatusCode(StatusCodeName(ci.Code)))
+	system := semconv.RPCSystemNameGRPC // REST transcodes gRPC; gRPC-Web is gRPC
+	if rt.Protocol == "connect" {
+		system = semconv.RPCSystemNameConnectrpc
+	}
+	span.SetAttributes(system, method, semconv.RPCResponseStatusCode(StatusCodeName(ci.Code)))
+	if rt.Protocol != "" {
+		span.SetAttributes(attribute.String("protorest.rpc.protocol", rt.Protocol))
+	}
 	if rt.ClientStreams || rt.ServerStreams {
 		received, sent := int64(ci.MessagesReceived), int64(ci.MessagesSent)
 		span.AddEvent("messages", trace.WithAttributes(

@@ -22,6 +22,8 @@ type accessRecord struct {
 	route     string
 	path      string
 	status    int
+	rpcSystem string // a call at a method's canonical path: "connectrpc" or "grpc"; "" for REST
+	rpcProto  string // its protocol: "connect", "grpc_web", "grpc"
 	rpcMethod string // "" for none
 	rpcCode   string // "" for none
 	duration  time.Duration
@@ -40,6 +42,8 @@ var (
 	keyRoute     = string(semconv.HTTPRouteKey)
 	keyPath      = string(semconv.URLPathKey)
 	keyStatus    = string(semconv.HTTPResponseStatusCodeKey)
+	keyRPCSystem = string(semconv.RPCSystemNameKey)
+	keyRPCProto  = "protorest.rpc.protocol"
 	keyRPCMethod = string(semconv.RPCMethodKey)
 	keyRPCCode   = string(semconv.RPCResponseStatusCodeKey)
 	keyDuration  = httpconv.ServerRequestDuration{}.Name()
@@ -61,6 +65,10 @@ func appendAccessLine(b []byte, r *accessRecord, json bool) []byte {
 	e.str(keyRoute, r.route)
 	e.str(keyPath, r.path)
 	e.int(keyStatus, int64(r.status))
+	if r.rpcSystem != "" {
+		e.str(keyRPCSystem, r.rpcSystem)
+		e.str(keyRPCProto, r.rpcProto)
+	}
 	if r.rpcMethod != "" {
 		e.str(keyRPCMethod, r.rpcMethod)
 	}

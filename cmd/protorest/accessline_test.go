@@ -24,6 +24,9 @@ func slogLine(t testing.TB, r *accessRecord, json bool) []byte {
 		slog.String(keyRoute, r.route),
 		slog.String(keyPath, r.path),
 		slog.Int(keyStatus, r.status))
+	if r.rpcSystem != "" {
+		rec.AddAttrs(slog.String(keyRPCSystem, r.rpcSystem), slog.String(keyRPCProto, r.rpcProto))
+	}
 	if r.rpcMethod != "" {
 		rec.AddAttrs(slog.String(keyRPCMethod, r.rpcMethod))
 	}
@@ -69,6 +72,8 @@ func TestAccessLineIsSlogs(t *testing.T) {
 		{time: at, level: slog.LevelInfo, method: "GET", route: "/v1/{name=shelves/*/books/*}", path: "/v1/shelves/1/books/007", status: 200,
 			rpcMethod: "bench.library.v1.Library/GetBook", rpcCode: "OK", duration: 1234567 * time.Nanosecond, written: 212,
 			client: "127.0.0.1", userAgent: "wrk"},
+		{time: at, level: slog.LevelInfo, method: "POST", route: "/p.S/M", path: "/p.S/M", status: 200, rpcSystem: "grpc", rpcProto: "grpc_web",
+			rpcMethod: "p.S/M", rpcCode: "OK", client: "127.0.0.1"},
 		{time: at.In(time.FixedZone("X", 3600)), level: slog.LevelError, method: "POST", path: "/a b=c", status: 503, rpcCode: "UNAVAILABLE",
 			duration: 300 * time.Nanosecond, read: 11, client: "::1", userAgent: "", span: span, err: true, errMsg: "upstream unavailable: \"dial\"\n\ttcp"},
 		{time: at.Add(-at.Sub(at.Truncate(time.Second))), level: slog.LevelDebug, method: "GET", route: "/livez", path: "/livez", status: 200,

@@ -63,7 +63,10 @@ var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 //
 //	http.request.method, http.route (the template that matched: r.Pattern,
 //	which the gateway sets; "" when none did or for a proxied gRPC call),
-//	url.path, http.response.status_code, rpc.method ("pkg.Svc/Method", when
+//	url.path, http.response.status_code, rpc.system.name and
+//	protorest.rpc.protocol (a Connect, gRPC-Web or gRPC call at a method's
+//	path: "connectrpc" and "connect", else "grpc" and "grpc_web" or
+//	"grpc"), rpc.method ("pkg.Svc/Method", when
 //	the route calls one), rpc.response.status_code (its gRPC code,
 //	"NOT_FOUND"; also for an error the gateway answered itself, and for a
 //	proxied gRPC call), http.server.request.duration (seconds),
@@ -121,6 +124,7 @@ func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes b
 		}
 		if ci.Route != nil && ci.Route.FullMethod != "" {
 			line.rpcMethod = ci.Route.FullMethod[1:]
+			line.rpcSystem, line.rpcProto = rpcSystem(ci.Route.Protocol), ci.Route.Protocol
 		}
 		if c, ok := rec.grpcCode(ci); ok {
 			line.rpcCode = otelprotorest.StatusCodeName(c)
@@ -238,4 +242,16 @@ func (r *recorder) grpcCode(ci *protorest.CallInfo) (codes.Code, bool) {
 		}
 	}
 	return 0, false
+}
+
+// rpcSystem is rpc.system.name of a call in protocol p (protorest.Route's
+// Protocol): "" for REST.
+func rpcSystem(p string) string {
+	switch p {
+	case "":
+		return ""
+	case "connect":
+		return "connectrpc"
+	}
+	return "grpc"
 }

@@ -340,7 +340,25 @@ func (c *serveConfig) gatewayOptions() []protorest.Option {
 			return protorest.MetadataHeaderPrefix + key, true
 		}))
 	}
+	if off := c.protocolsOff(); len(off) > 0 {
+		opts = append(opts, protorest.WithoutProtocols(off...))
+	}
 	return opts
+}
+
+// protocolsOff are the RPC protocols the flags turn off.
+func (c *serveConfig) protocolsOff() []protorest.Protocol {
+	var off []protorest.Protocol
+	if !c.connect {
+		off = append(off, protorest.ProtocolConnect)
+	}
+	if !c.grpcWeb {
+		off = append(off, protorest.ProtocolGRPCWeb)
+	}
+	if !c.grpc {
+		off = append(off, protorest.ProtocolGRPC)
+	}
+	return off
 }
 
 // source is where the descriptors come from, per the flags, and whether

@@ -94,7 +94,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 
 	var handler http.Handler = gw
-	if cfg.grpcProxy {
+	if cfg.grpcProxy && cfg.grpc {
 		handler = gw.GRPCPassThrough(pool)
 	}
 	if cfg.accessLog {

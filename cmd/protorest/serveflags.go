@@ -13,9 +13,11 @@ const serveIntro = `Usage: protorest serve --upstream ADDR [flags]
 
 Serve the gRPC services of an upstream server as HTTP/JSON, following their
 google.api.http annotations. Descriptors come from the upstream's server
-reflection unless --descriptor-set or --proto says otherwise. gRPC calls
-to the same port are proxied to the upstream unchanged, under the limits
-REST calls obey.
+reflection unless --descriptor-set or --proto says otherwise. On the same
+port, every method also answers Connect, gRPC-Web and gRPC calls at its
+path, /pkg.Service/Method (--connect, --grpc-web, --grpc turn each off);
+binary gRPC calls are proxied to the upstream unchanged (--grpc-proxy).
+All obey the limits REST calls obey.
 
 If the upstream is down at start, protorest serves anyway: requests get
 503 UNAVAILABLE until the upstream answers. A call that cannot reach the
@@ -76,13 +78,15 @@ type serveConfig struct {
 	// Serving.
 	listen            string
 	grpcProxy         bool
+	connect           bool
+	grpcWeb           bool
+	grpc              bool
 	drainTimeout      time.Duration
 	memoryLimit       int64 // -1: the container's
 	returnMemoryEvery time.Duration
 	healthPath        string
 	livezPath         string
 	readyzPath        string
-
 	// The OpenAPI document.
 	openapi        bool
 	openapiPath    string
@@ -217,8 +221,14 @@ func serveFlags(c *serveConfig) []flagSpec {
 
 		{group: srv, name: "listen", arg: "ADDR", value: stringValue{&c.listen},
 			help: "address to serve HTTP on: HTTP/1.1 and HTTP/2 (h2c, or ALPN with --tls-cert)"},
+		{group: srv, name: "connect", value: boolValue{&c.connect},
+			help: "serve Connect (unary, GET for methods without side effects, streams; proto and JSON) at each method's path, /pkg.Service/Method (--connect=false to turn it off)"},
+		{group: srv, name: "grpc", value: boolValue{&c.grpc},
+			help: "serve gRPC at each method's path (--grpc=false to turn it off, the proxy with it)"},
+		{group: srv, name: "grpc-web", value: boolValue{&c.grpcWeb},
+			help: "serve gRPC-Web (binary, JSON, and the text mode) at each method's path (--grpc-web=false to turn it off)"},
 		{group: srv, name: "grpc-proxy", value: boolValue{&c.grpcProxy},
-			help: "proxy gRPC calls on the HTTP port to the upstream, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false to turn it off)"},
+			help: "forward binary gRPC calls on the HTTP port to the upstream unchanged, under the limits REST calls obey: message size, idle timeouts, metadata, deadlines (--grpc-proxy=false: the gateway decodes them as it does gRPC in JSON)"},
 		{group: srv, name: "memory-limit", arg: "SIZE", value: sizeValue{&c.memoryLimit}, def: "the container's (cgroup) memory limit, if any",
 			help: "the memory serve may use: the Go runtime's limit is set to 90% of it (as GOMEMLIMIT would), so that it collects garbage harder before the container's limit is reached, and --max-buffered-response-bytes defaults to a quarter of that. A GOMEMLIMIT in the environment wins; 0 for none"},
 		{group: srv, name: "return-memory-every", arg: "DUR", value: durationValue{&c.returnMemoryEvery},
@@ -364,6 +374,9 @@ func newServeConfig() *serveConfig {
 		listen:              ":8080",
 		loadTimeout:         10 * time.Second,
 		grpcProxy:           true,
+		connect:             true,
+		grpcWeb:             true,
+		grpc:                true,
 		drainTimeout:        30 * time.Second,
 		memoryLimit:         -1,
 		returnMemoryEvery:   10 * time.Second,

@@ -26,6 +26,13 @@ const Encodings = "gzip, zstd"
 // maxWindow bounds the memory a zstd frame may ask the decoder for.
 const maxWindow = 8 << 20
 
+// NewZstdDecoder returns a zstd decoder for request bodies: one
+// goroutine, low memory, and a frame's window at most 8 MiB (a larger
+// one fails to decode).
+func NewZstdDecoder() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxWindow))
+}
+
 var (
 	gzipPool sync.Pool // *gzip.Reader
 	zstdPool sync.Pool // *zstd.Decoder
@@ -126,7 +133,7 @@ func (b *Body) start() error {
 		b.zs, _ = zstdPool.Get().(*zstd.Decoder)
 		if b.zs == nil {
 			var err error
-			b.zs, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxWindow))
+			b.zs, err = NewZstdDecoder()
 			if err != nil {
 				return err
 			}

@@ -39,6 +39,7 @@ type Config struct {
 	Errors       Errors
 
 	WebSocketOrigins []string
+	Protocols        Protocols
 	CORS             *cors.Policy // nil: no CORS
 	Compression      *Compression // nil: responses not compressed
 	Health           []Health
@@ -55,6 +56,12 @@ type Config struct {
 type Registration struct {
 	Files   *protoregistry.Files
 	AutoMap bool // methods without a rule answer POST /pkg.Service/Method
+}
+
+// Protocols are the RPC protocols turned off at the methods' canonical
+// paths (internal/protocols); all are on by default.
+type Protocols struct {
+	NoConnect, NoGRPCWeb, NoGRPC bool
 }
 
 // Routing is how request paths match templates.

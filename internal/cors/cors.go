@@ -34,12 +34,16 @@ type Config struct {
 // DefaultAllowedHeaders are the request headers a page may send besides
 // the CORS-safelisted ones: the body's type, credentials, the deadline,
 // trace context, and every Grpc-Metadata-* header (a prefix).
-var DefaultAllowedHeaders = []string{"Content-Type", "Authorization", "Grpc-Timeout", "Traceparent", "Tracestate", "X-Requested-With", headers.MetadataHeaderPrefix + "*"}
+var DefaultAllowedHeaders = []string{"Content-Type", "Authorization", "Grpc-Timeout", "Traceparent", "Tracestate", "X-Requested-With", headers.MetadataHeaderPrefix + "*",
+	// Connect's and gRPC-Web's own (internal/protocols).
+	"Connect-Protocol-Version", "Connect-Timeout-Ms", "Connect-Content-Encoding", "Connect-Accept-Encoding",
+	"Content-Encoding", "Grpc-Encoding", "Grpc-Accept-Encoding", "X-Grpc-Web", "X-User-Agent"}
 
 // DefaultExposedHeaders are the response headers a page may read besides
 // the CORS-safelisted ones; every Grpc-Metadata-* header a response
 // carries is exposed too.
-var DefaultExposedHeaders = []string{"Grpc-Status", "Grpc-Message"}
+var DefaultExposedHeaders = []string{"Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin",
+	"Grpc-Encoding", "Grpc-Accept-Encoding", "Connect-Content-Encoding", "Connect-Accept-Encoding"}
 
 // DefaultMaxAge is how long a browser may cache a preflight's answer.
 const DefaultMaxAge = 10 * time.Minute

@@ -214,7 +214,7 @@ func TestActual(t *testing.T) {
 			write.do(w)
 			w.Header().Set("Grpc-Metadata-Late", "3") // after the header: not exposed
 			h := rec.Result().Header
-			if got, want := h.Get("Access-Control-Expose-Headers"), "Grpc-Status, Grpc-Message, X-Request-Id, Grpc-Metadata-Alpha, Grpc-Metadata-Zeta"; got != want {
+			if got, want := h.Get("Access-Control-Expose-Headers"), "Grpc-Status, Grpc-Message, Grpc-Status-Details-Bin, Grpc-Encoding, Grpc-Accept-Encoding, Connect-Content-Encoding, Connect-Accept-Encoding, X-Request-Id, Grpc-Metadata-Alpha, Grpc-Metadata-Zeta"; got != want {
 				t.Errorf("Expose-Headers %q, want %q", got, want)
 			}
 			if got := h.Get("Access-Control-Allow-Origin"); got != "https://app.example.com" {

@@ -20,3 +20,21 @@ func Chain(h http.Handler, layers ...Layer) http.Handler {
 	}
 	return h
 }
+
+// Unless returns layer, skipped for the requests skip reports; nil when
+// layer is nil.
+func Unless(skip func(*http.Request) bool, layer Layer) Layer {
+	if layer == nil {
+		return nil
+	}
+	return func(next http.Handler) http.Handler {
+		wrapped := layer(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if skip(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			wrapped.ServeHTTP(w, r)
+		})
+	}
+}

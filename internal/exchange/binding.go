@@ -34,6 +34,7 @@ type Route struct {
 	Method, Template, Pattern    string
 	FullMethod                   string
 	ClientStreams, ServerStreams bool
+	Protocol                     string
 }
 
 // NewRoute returns the route of method and template, calling b's method

@@ -11,6 +11,7 @@ package exchange
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -80,6 +81,11 @@ type Exchange struct {
 	Source Source
 	Sink   Sink
 
+	// RPC says the request came in over Connect, gRPC-Web or gRPC
+	// (internal/protocols): its headers are its metadata as they are, and
+	// its context already has the deadline its protocol asked for.
+	RPC bool
+	ctx context.Context // the call's, when not the request's (SetContext)
 	// Received counts the request messages decoded.
 	Received int
 	// Recorder, if not nil, is told what passes to the Sink once the

@@ -19,6 +19,7 @@ import (
 	"github.com/protorest/protorest/internal/invoke"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/openapi"
+	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
@@ -49,6 +50,7 @@ func New(cfg *config.Config) *Gateway {
 	g.routes.StrictTrailingSlash = cfg.Routing.StrictSlash
 	g.routes.EncodedSlashFallback = cfg.Routing.SlashFallback
 	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
+	g.protocols, g.served = protocols.NewServer(&g.env, g.json), served(cfg.Protocols)
 	g.head = g.edgeChain()
 	for _, h := range cfg.Health {
 		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
@@ -61,6 +63,21 @@ func New(cfg *config.Config) *Gateway {
 		g.head = edge.Refuse(g.err, g.reportMistakes, g.env.Render.ErrorHandler)
 	}
 	return g
+}
+
+// served is the set of RPC protocols p leaves on.
+func served(p config.Protocols) protocols.Set {
+	s := protocols.AllProtocols
+	if p.NoConnect {
+		s &^= protocols.ConnectOn
+	}
+	if p.NoGRPCWeb {
+		s &^= protocols.GRPCWebOn
+	}
+	if p.NoGRPC {
+		s &^= protocols.GRPCOn
+	}
+	return s
 }
 
 // newJSON is the gateway's JSON codec: the options', resolving Any with
@@ -142,13 +159,10 @@ func (g *Gateway) edgeChain() http.Handler {
 		}
 	}
 	return edge.Chain(http.HandlerFunc(g.serve),
-		compress,                 // WithCompression: responses compressed
-		edge.Admit(&g.env, fail), // limits on the target, the headers, the query
+		edge.Unless(protocols.Sure, compress), // WithCompression: REST responses compressed
+		edge.Admit(&g.env, fail),              // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),
-		// The protocol switch of Connect and gRPC-Web (issue 23) goes
-		// here, before routing. gRPC's is in front of the chain
-		// (GRPCPassThrough): the layers above answer in REST's terms,
-		// and its limits are the call's own.
+		g.protocolSwitch, // Connect, gRPC-Web and gRPC at canonical paths
 	)
 }
 

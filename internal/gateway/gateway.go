@@ -16,6 +16,7 @@ import (
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/openapi"
+	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/route"
 )
@@ -33,9 +34,12 @@ type Gateway struct {
 	head         http.Handler        // the edge chain, around the router
 	err          error               // the options' mistakes, or nil
 
-	routes  route.Table[*exchange.Endpoint]
-	remotes remote.Backends
-	openapi openapi.Cache
+	routes    route.Table[*exchange.Endpoint]
+	rpcs      protocols.Table   // the canonical endpoints, by path
+	protocols *protocols.Server // makes their handlers
+	served    protocols.Set     // the RPC protocols served
+	remotes   remote.Backends
+	openapi   openapi.Cache
 }
 
 // ServeHTTP serves r through the edge chain, then the router.

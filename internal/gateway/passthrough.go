@@ -11,6 +11,7 @@ import (
 
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/grpcproxy"
+	"github.com/protorest/protorest/internal/protocols"
 )
 
 // GRPCPassThrough returns a handler that forwards the gRPC calls among
@@ -32,12 +33,36 @@ func (g *Gateway) GRPCPassThrough(conn grpc.ClientConnInterface) http.Handler {
 		WriteTimeout:      g.env.Render.WriteTimeout,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if g.err == nil && grpcproxy.IsGRPC(r) {
+		if g.err == nil && grpcproxy.IsGRPC(r) && g.passesThrough(r) {
 			proxy.ServeHTTP(w, r)
 			return
 		}
 		g.ServeHTTP(w, r)
 	})
+}
+
+// passesThrough reports whether the pass-through forwards r, a gRPC
+// call: one in binary (application/grpc, application/grpc+proto) to a
+// method no service registered in-process serves. The gateway serves the
+// others at the method's canonical path (internal/protocols): a service
+// registered in-process, whose interceptors must see the call; and a
+// call in another codec, which it decodes as a gRPC server would
+// (application/grpc+json) or refuses (415); and a call compressed other
+// than with gzip (zstd), which the proxy's grpc.Server cannot decode.
+func (g *Gateway) passesThrough(r *http.Request) bool {
+	if !g.served.Has(protocols.GRPC) {
+		return true // the gateway serves no gRPC itself
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
+		return false
+	}
+	switch r.Header.Get("Grpc-Encoding") {
+	case "", "identity", "gzip": // what the proxy's grpc.Server decodes
+	default:
+		return false // zstd, which the gateway decodes; or a refusal in the gateway's terms
+	}
+	ep := g.rpcs.Lookup(r.URL.EscapedPath())
+	return ep == nil || ep.Binding.Response.Wire
 }
 
 // methodKind is what a backend's descriptors, or the files services are

@@ -51,6 +51,9 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) error {
 			return err
 		}
 		entries = append(entries, es...)
+		if entries, err = appendCanonical(g.cfg, entries, md, inv); err != nil {
+			return err
+		}
 	}
 	for i := range desc.Streams {
 		s := &desc.Streams[i]
@@ -68,6 +71,9 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) error {
 			return err
 		}
 		entries = append(entries, es...)
+		if entries, err = appendCanonical(g.cfg, entries, md, inv); err != nil {
+			return err
+		}
 	}
 	if err := g.replace(nil, entries, nil, []string{desc.ServiceName}); err != nil {
 		var ce *route.ConflictError
@@ -82,11 +88,22 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) error {
 // replace swaps the entries and services in drop for those in add and
 // services, all or nothing; requests see the old routes or the new ones,
 // never a mix.
+// Canonical entries (plan.Canonical) go to the table of the RPC
+// protocols, each with its handler, the others to the router's.
 func (g *Gateway) replace(drop, add plan.Entries, dropServices, services []string) error {
+	drop, dropRPC := splitCanonical(drop)
+	add, addRPC := splitCanonical(add)
 	err := g.routes.Replace(drop, add, dropServices, services)
 	var twice *route.GroupError
 	if errors.As(err, &twice) {
 		return fmt.Errorf("protorest: service %s", twice)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	for _, ep := range addRPC {
+		ep.Handler = g.protocols.Handler(ep)
+	}
+	g.rpcs.Replace(dropRPC, addRPC)
+	return nil
 }

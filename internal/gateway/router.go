@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -11,6 +12,7 @@ import (
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/httperr"
+	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/ws"
 )
@@ -43,7 +45,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	b := ep.Binding
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, upgrade)
 	if err := g.classes.Acquire(class); err != nil {
-		g.refuse(w, r, err, b.ClientStreams)
+		g.refuse(w, r, err, b.ClientStreams, g.env.Render.ErrorHandler)
 		return
 	}
 	defer g.classes.Release(class)
@@ -63,17 +65,17 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	x.Invoke()
 }
 
-// refuse answers a call its class has no room for: 503 with Retry-After.
-// A request stream over HTTP/1.x is not read: its connection is closed
-// after the answer, which net/http would otherwise hold back until it had
-// read the rest of a body that may never end.
-func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, err error, requestStream bool) {
+// refuse answers a call its class has no room for with answer (503 with
+// Retry-After, for REST). A request stream over HTTP/1.x is not read: its
+// connection is closed after the answer, which net/http would otherwise
+// hold back until it had read the rest of a body that may never end.
+func (g *Gateway) refuse(w http.ResponseWriter, r *http.Request, err error, requestStream bool, answer httperr.Handler) {
 	h := w.Header()
 	httperr.SetRetryAfter(h, err)
 	if requestStream && r.ProtoMajor == 1 {
 		h.Set("Connection", "close")
 	}
-	g.env.Render.ErrorHandler(w, r, err)
+	answer(w, r, err)
 }
 
 // noRoute answers a request no route matched: 405 with Allow when the
@@ -96,8 +98,20 @@ func (g *Gateway) noRoute(w http.ResponseWriter, r *http.Request, t *route.Tree[
 	g.routingError(w, r, httperr.MethodNotAllowed())
 }
 
-// allowed returns the methods of the routes of path (an escaped path).
-func (g *Gateway) allowed(path string) []string { return g.routes.Tree().Allowed(path) }
+// allowed returns the methods of the routes of path (an escaped path),
+// and at a method's canonical path those of its RPC protocols
+// (protocols.Methods), for CORS's preflights.
+func (g *Gateway) allowed(path string) []string {
+	methods := g.routes.Tree().Allowed(path)
+	if ep := g.rpcs.Lookup(path); ep != nil {
+		for _, m := range protocols.Methods(ep.Binding) {
+			if !slices.Contains(methods, m) {
+				methods = append(methods, m)
+			}
+		}
+	}
+	return methods
+}
 
 // serveCustom serves a custom route: its variables, percent-decoded, are
 // the request's path values.

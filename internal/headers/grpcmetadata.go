@@ -20,7 +20,16 @@ import (
 // invalid binary value is INVALID_ARGUMENT; more than MaxMetadataBytes is
 // RESOURCE_EXHAUSTED.
 func (p *Policy) GRPCMetadata(r *http.Request) (metadata.MD, error) {
-	return p.metadata(r, true)
+	return p.metadata(r, grpcKey)
+}
+
+// RPCMetadata builds the metadata of a Connect, gRPC-Web or gRPC call
+// that the gateway serves itself (internal/protocols): GRPCMetadata's,
+// without the headers that are those protocols' own (Connect-*,
+// Content-Encoding, Accept-Encoding, X-Grpc-Web), which a gRPC server
+// never sees as metadata.
+func (p *Policy) RPCMetadata(r *http.Request) (metadata.MD, error) {
+	return p.metadata(r, rpcKey)
 }
 
 // grpcKey is the metadata key of a gRPC call's header key: the key,
@@ -30,4 +39,17 @@ func grpcKey(key string) (string, bool) {
 		return "", false
 	}
 	return strings.ToLower(key), true
+}
+
+// rpcKey is the metadata key of a Connect, gRPC-Web or gRPC call's header
+// key: grpcKey's, the protocols' own headers left out.
+func rpcKey(key string) (string, bool) {
+	switch key {
+	case "Content-Encoding", "Accept-Encoding", "X-Grpc-Web":
+		return "", false
+	}
+	if strings.HasPrefix(key, "Connect-") {
+		return "", false
+	}
+	return grpcKey(key)
 }

@@ -22,12 +22,13 @@ import (
 // they stand for. Then each annotator's metadata is appended (see
 // annotate). The whole must fit MaxMetadataBytes.
 func (p *Policy) Metadata(r *http.Request) (metadata.MD, error) {
-	return p.metadata(r, false)
+	return p.metadata(r, nil)
 }
 
-// metadata is Metadata, or GRPCMetadata when verbatim: each header under
-// its own name instead of the name the incoming matcher gives.
-func (p *Policy) metadata(r *http.Request, verbatim bool) (metadata.MD, error) {
+// metadata is Metadata, or with a verbatim key function (GRPCMetadata,
+// RPCMetadata) each header under the name it gives instead of the name
+// the incoming matcher gives.
+func (p *Policy) metadata(r *http.Request, verbatim func(string) (string, bool)) (metadata.MD, error) {
 	total := 2 // the forwarded host and for
 	for _, vs := range r.Header {
 		total += len(vs)
@@ -46,8 +47,8 @@ func (p *Policy) metadata(r *http.Request, verbatim bool) (metadata.MD, error) {
 		}
 		var name string
 		var ok bool
-		if verbatim {
-			name, ok = grpcKey(key)
+		if verbatim != nil {
+			name, ok = verbatim(key)
 		} else {
 			name, ok = p.metadataKey(key)
 		}

@@ -67,3 +67,18 @@ func parseTimeout(v string) (time.Duration, bool) {
 	}
 	return time.Duration(n) * unit, true
 }
+
+// Bound gives ctx, whose deadline a protocol's own timeout header set
+// (Connect-Timeout-Ms, Grpc-Timeout), the policy's bounds: at most
+// p.MaxTimeout; without a deadline, p.DefaultTimeout for a unary call.
+// The cancel function is nil when the deadline is ctx's own.
+func (p *Policy) Bound(ctx context.Context, streaming bool) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	switch {
+	case ok && p.MaxTimeout > 0 && time.Until(deadline) > p.MaxTimeout:
+		return context.WithTimeout(ctx, p.MaxTimeout)
+	case !ok && !streaming && p.DefaultTimeout > 0:
+		return context.WithTimeout(ctx, p.DefaultTimeout)
+	}
+	return ctx, nil
+}

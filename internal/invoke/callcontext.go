@@ -18,12 +18,12 @@ import (
 // TagRPC adds (then x.Sink reports to it).
 func callContext(x *exchange.Exchange) (context.Context, context.CancelFunc, *Stream, error) {
 	r := x.R
-	md, err := x.Env.Headers.Metadata(r)
+	md, err := x.Metadata()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ctx := metadata.NewIncomingContext(r.Context(), md)
-	ctx, cancel, err := x.Env.Headers.WithTimeout(ctx, r, x.Binding.Streaming())
+	ctx := metadata.NewIncomingContext(x.Context(), md)
+	ctx, cancel, err := x.WithTimeout(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}

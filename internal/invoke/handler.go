@@ -2,6 +2,7 @@ package invoke
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"runtime/debug"
 
@@ -43,7 +44,21 @@ type PanicHook func(method string, value any, stack []byte)
 // http.ErrAbortHandler, which keeps unwinding as net/http expects.
 func (m *UnaryMethod) call(ctx context.Context, dec func(any) error, method string, hook PanicHook) (resp any, err error) {
 	defer recoverCall(method, hook, &err)
-	return m.Handler(m.Srv, ctx, dec, m.Interceptor)
+	resp, err = m.Handler(m.Srv, ctx, dec, m.Interceptor)
+	return resp, serverError(err)
+}
+
+// serverError is a method's error as a grpc.Server answers it: a
+// context's error (ctx.Err() returned as it is) as its status,
+// DEADLINE_EXCEEDED or CANCELED; any other as it is.
+func serverError(err error) error {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	return status.FromContextError(err).Err()
 }
 
 // recoverCall, deferred, turns a panic of a call into an INTERNAL status
@@ -91,7 +106,7 @@ func chainedStream(interceptors []grpc.StreamServerInterceptor, i int, info *grp
 func (m *StreamMethod) call(ss grpc.ServerStream, hook PanicHook) (err error) {
 	defer recoverCall(m.Info.FullMethod, hook, &err)
 	if m.Interceptor == nil {
-		return m.Handler(m.Srv, ss)
+		return serverError(m.Handler(m.Srv, ss))
 	}
-	return m.Interceptor(m.Srv, ss, &m.Info, m.Handler)
+	return serverError(m.Interceptor(m.Srv, ss, &m.Info, m.Handler))
 }

@@ -88,6 +88,29 @@ func Method(cfg *config.Config, md protoreflect.MethodDescriptor, c Caller) (Ent
 	return entries, nil
 }
 
+// RPCMethod is the method of a canonical entry (Canonical): not an HTTP
+// method, so that it never conflicts with a REST rule and never answers
+// a REST request.
+const RPCMethod = "RPC"
+
+// Canonical plans the canonical entry of md, which Connect, gRPC-Web and
+// gRPC calls reach (internal/protocols): its path is FullMethod, its
+// request the whole body, its response the whole message, whatever
+// google.api.http rules md has.
+func Canonical(cfg *config.Config, md protoreflect.MethodDescriptor, c Caller) (*route.Entry[*exchange.Endpoint], error) {
+	rule := &annotations.HttpRule{Pattern: &annotations.HttpRule_Post{Post: FullMethod(md)}, Body: "*"}
+	check, err := methodCheck(cfg, md)
+	if err != nil {
+		return nil, err
+	}
+	e, err := binding(cfg, md, rule, 0, c, check)
+	if err != nil {
+		return nil, ruleError(md, rule, err)
+	}
+	e.Method = RPCMethod
+	return e, nil
+}
+
 // noPattern reports whether a rule sets no pattern, or get, put, post,
 // delete or patch with an empty path: grpc-gateway's generator leaves
 // such a rule out (descriptor.newMethod, "No pattern specified"), where

@@ -43,11 +43,17 @@ func (b *Backends) load(ctx context.Context, rm *Backend) error {
 		names = append(names, string(sd.FullName()))
 		methods := sd.Methods()
 		for i := range methods.Len() {
-			es, err := plan.Method(b.Config, methods.Get(i), caller(rm.conn, rm.recv, methods.Get(i), scans))
+			md := methods.Get(i)
+			c := caller(rm.conn, rm.recv, md, scans)
+			es, err := plan.Method(b.Config, md, c)
 			if err != nil {
 				return err
 			}
-			entries = append(entries, es...)
+			canonical, err := plan.Canonical(b.Config, md, c)
+			if err != nil {
+				return err
+			}
+			entries = append(append(entries, es...), canonical)
 		}
 	}
 	b.mu.Lock()

@@ -28,7 +28,7 @@ var _ exchange.Invoker = (*StreamMethod)(nil)
 
 func (m *StreamMethod) Invoke(x *exchange.Exchange) {
 	out, src := x.Sink, x.Source
-	ctx, cancelTimeout, err := outgoingContext(x.R.Context(), x)
+	ctx, cancelTimeout, err := outgoingContext(x.Context(), x)
 	if cancelTimeout != nil {
 		defer cancelTimeout()
 	}

@@ -35,7 +35,7 @@ var _ exchange.Invoker = (*UnaryMethod)(nil)
 // deadline, and sends its reply to x.Sink; a call that did not reach the
 // backend ends in Unreachable's error.
 func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
-	ctx, cancel, err := outgoingContext(x.R.Context(), x)
+	ctx, cancel, err := outgoingContext(x.Context(), x)
 	if cancel != nil {
 		defer cancel()
 	}
@@ -83,9 +83,9 @@ type unaryCall struct {
 // outgoingContext is parent with the request's metadata as outgoing
 // metadata and its Grpc-Timeout as the deadline.
 func outgoingContext(parent context.Context, x *exchange.Exchange) (context.Context, context.CancelFunc, error) {
-	md, err := x.Env.Headers.Metadata(x.R)
+	md, err := x.Metadata()
 	if err != nil {
 		return nil, nil, err
 	}
-	return x.Env.Headers.WithTimeout(metadata.NewOutgoingContext(parent, md), x.R, x.Binding.Streaming())
+	return x.WithTimeout(metadata.NewOutgoingContext(parent, md))
 }

@@ -77,3 +77,14 @@ func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 		hold.Release()
 	}
 }
+
+// LimitWrite sets w's write deadline d from now (none when d <= 0, or
+// when w cannot set one), and returns what lifts it again for the
+// requests that follow on the connection. Past the deadline a write
+// fails (HTTP/2 resets the stream, HTTP/1.1 closes the connection).
+func LimitWrite(w http.ResponseWriter, d time.Duration) (lift func()) {
+	if d <= 0 || !timeouts.SetWriteDeadline(w, time.Now().Add(d)) {
+		return func() {}
+	}
+	return func() { timeouts.SetWriteDeadline(w, time.Time{}) }
+}

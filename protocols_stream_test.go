@@ -1,0 +1,145 @@
+package protorest_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+
+	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
+)
+
+// TestProtocolsServerStream: a server stream's messages, header and
+// trailer metadata reach a connect-go client over every protocol and
+// transport, and an error after messages ends the stream with its code.
+func TestProtocolsServerStream(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				client := probesClient(url, "Watch", p)
+				stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "w", I32: 3}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for stream.Receive() {
+					got = append(got, stream.Msg().GetName())
+				}
+				if err := stream.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(got, ",") != "w-1,w-2,w-3" {
+					t.Errorf("messages %q", got)
+				}
+				if h := stream.ResponseHeader().Get("X-Watch"); h != "yes" {
+					t.Errorf("header x-watch %q", h)
+				}
+				if tr := stream.ResponseTrailer().Get("X-Watch-Trailer"); tr != "done" {
+					t.Errorf("trailer x-watch-trailer %q", tr)
+				}
+
+				stream, err = client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: 2}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for stream.Receive() {
+					n++
+				}
+				var ce *connect.Error
+				if n != 2 || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
+					t.Errorf("%d messages, then %v; want 2, then internal: it broke", n, stream.Err())
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsClientStream: a client stream's messages reach the method
+// in order over every protocol and transport, and its response comes
+// back.
+func TestProtocolsClientStream(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				stream := probesClient(url, "BulkCreate", p).CallClientStream(context.Background())
+				for _, n := range []string{"a", "b", "c"} {
+					if err := stream.Send(&confv1.Probe{Name: n}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				resp, err := stream.CloseAndReceive()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Msg.GetName() != "a,b,c" || resp.Msg.GetI32() != 3 {
+					t.Errorf("response %v", resp.Msg)
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsBidiStream: over HTTP/2, a bidirectional stream's
+// messages go both ways as they are sent, over every protocol.
+func TestProtocolsBidiStream(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			if !p.h2 {
+				continue
+			}
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				stream := probesClient(url, "Chat", p).CallBidiStream(context.Background())
+				for _, n := range []string{"a", "b"} {
+					if err := stream.Send(&confv1.Probe{Name: n}); err != nil {
+						t.Fatal(err)
+					}
+					got, err := stream.Receive()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.GetName() != "re: "+n {
+						t.Errorf("reply %q to %q", got.GetName(), n)
+					}
+				}
+				if err := stream.CloseRequest(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := stream.Receive(); !errors.Is(err, io.EOF) {
+					t.Errorf("after the half-close: %v, want io.EOF", err)
+				}
+				if err := stream.CloseResponse(); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// TestProtocolsDeadline: a client's deadline (Connect-Timeout-Ms,
+// grpc-timeout) ends a call that outlives it with deadline_exceeded, over
+// every protocol, in-process and remote.
+func TestProtocolsDeadline(t *testing.T) {
+	for name, p := range protocolClients() {
+		for _, kind := range []string{"in-process", "remote"} {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				url := h2cServer(t, probesGateway(t, kind, metadataProbes{newStreamer()})).URL
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				defer cancel()
+				stream, err := probesClient(url, "Watch", p).CallServerStream(ctx, connect.NewRequest(&confv1.Probe{Flag: true}))
+				if err == nil {
+					for stream.Receive() {
+					}
+					err = stream.Err()
+				}
+				if connect.CodeOf(err) != connect.CodeDeadlineExceeded {
+					t.Errorf("%v, want deadline_exceeded", err)
+				}
+			})
+		}
+	}
+}
