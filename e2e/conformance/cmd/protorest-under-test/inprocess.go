@@ -17,7 +17,8 @@ import (
 // (client certificates verified against req's), served by
 // protorest.Serve on a port of ports.
 func startInProcess(req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, ports portRange, limits limits) (*running, error) {
-	opts := []protorest.Option{protorest.WithAutoMapping(), protorest.WithReadIdleTimeout(limits.readIdleTimeout)}
+	opts := []protorest.Option{protorest.WithAutoMapping(), protorest.WithReadIdleTimeout(limits.readIdleTimeout),
+		protorest.WithDefaultTimeout(0)} // as remote.go: no default deadline
 	if n := req.GetMessageReceiveLimit(); n > 0 {
 		opts = append(opts, protorest.WithMaxRequestBodySize(int64(n)))
 	}

@@ -140,6 +140,9 @@ func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyP
 		"--upstream", net.JoinHostPort("127.0.0.1", strconv.Itoa(upstreamPort)),
 		"--descriptor-set", descriptors,
 		"--auto-map",
+		// No default deadline: the suite checks that a call without one
+		// reaches the service without one (its request_info echoes it).
+		"--default-timeout", "0",
 		"--drain-timeout", "1s",
 		"--read-idle-timeout", limits.readIdleTimeout.String(),
 	}

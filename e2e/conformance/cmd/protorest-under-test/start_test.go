@@ -75,6 +75,7 @@ func TestServeArgs(t *testing.T) {
 	line := strings.Join(args, " ")
 	for _, want := range []string{
 		"serve --upstream 127.0.0.1:58451 --descriptor-set " + filepath.Join(dir, "conformance.binpb") + " --auto-map",
+		"--default-timeout 0",
 		"--read-idle-timeout 5s",
 		"--tls-cert " + filepath.Join(dir, "cert.pem") + " --tls-key " + filepath.Join(dir, "key.pem"),
 		"--tls-client-ca " + filepath.Join(dir, "client-ca.pem"),
