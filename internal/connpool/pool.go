@@ -189,3 +189,21 @@ func (s *stream) end() {
 		s.m.inflight.Add(-1)
 	}
 }
+
+// Dial returns a pool of n client connections to target (at least one),
+// each made by grpc.NewClient(target, opts...); see New for maxStreams.
+// On an error, the connections made so far are closed.
+func Dial(target string, n, maxStreams int, opts ...grpc.DialOption) (*Pool, error) {
+	conns := make([]*grpc.ClientConn, 0, max(n, 1))
+	for range cap(conns) {
+		cc, err := grpc.NewClient(target, opts...)
+		if err != nil {
+			for _, c := range conns {
+				c.Close()
+			}
+			return nil, err
+		}
+		conns = append(conns, cc)
+	}
+	return New(conns, maxStreams), nil
+}
