@@ -96,7 +96,9 @@ type requestBody Exchange
 // fails poisons the connection (net/http cancels the context of every
 // later request on it), so the read is given the read idle timeout to
 // end as the client sends, the answer flushed first: the client may wait
-// for it before it sends the rest.
+// for it before it sends the rest. What becomes of a rest not read then
+// (read, or the connection closed) is h1framing.Unread's, which the
+// router puts in front of a client stream over HTTP/1.x.
 func (b *requestBody) InterruptRead() (restore func()) {
 	rc := http.NewResponseController(b.W)
 	deadline := time.Now()
@@ -106,29 +108,6 @@ func (b *requestBody) InterruptRead() (restore func()) {
 	}
 	rc.SetReadDeadline(deadline)
 	return func() { rc.SetReadDeadline(time.Time{}) }
-}
-
-// releaseBody reads what a client stream left of an HTTP/1.x request
-// body, as net/http would once the handler returns (up to 256 KiB, or it
-// closes the connection), but within the handler: after it, net/http would
-// find the body's end and start a read of the connection that races its
-// read of the next request, a panic ("invalid concurrent Body.Read call",
-// golang/go#68560). The read is timed as InterruptRead's. A client that
-// does not send the rest in time loses its connection, as does one whose
-// connection a read failed (the rest would be taken for its next request,
-// or every later request canceled), and a chunked answer its last chunk.
-func (b *requestBody) releaseBody() {
-	if b.R.ProtoMajor != 1 {
-		return
-	}
-	restore := b.InterruptRead()
-	err := b.R.Body.Close()
-	restore()
-	if err != nil || b.R.Context().Err() != nil {
-		if conn, _, err := http.NewResponseController(b.W).Hijack(); err == nil {
-			conn.Close()
-		}
-	}
 }
 
 // discardBody reads and drops the request body, within the body limit.

@@ -136,13 +136,7 @@ func (s *BodySource) Stop(wait func()) {
 		defer s.interrupt.InterruptRead()()
 	}
 	wait()
-	if r, ok := s.interrupt.(bodyReleaser); ok {
-		r.releaseBody()
-	}
 }
-
-// A bodyReleaser finishes with a request body before the handler returns.
-type bodyReleaser interface{ releaseBody() }
 
 var errStopped = status.Error(codes.Canceled, "the call has ended")
 

@@ -11,6 +11,7 @@ import (
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/exchange"
+	"github.com/protorest/protorest/internal/h1framing"
 	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/route"
@@ -43,6 +44,15 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := ep.Binding
+	if b.ClientStreams && !upgrade {
+		// Read while it is answered (exchange.Bind): what becomes of an
+		// HTTP/1.x body not read to its end is decided as the answer
+		// starts.
+		if u := h1framing.NewUnread(w, r, true, g.env.ReadIdleTimeout); u != nil {
+			defer u.Finish()
+			w = u
+		}
+	}
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, upgrade)
 	if err := g.classes.Acquire(class); err != nil {
 		g.refuse(w, r, err, b.ClientStreams, g.env.Render.ErrorHandler)

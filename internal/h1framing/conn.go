@@ -12,6 +12,7 @@ type Conn struct {
 	net.Conn
 	scan   *Scanner
 	served atomic.Int64 // requests past Guard, OPTIONS * left out
+	linger atomic.Bool  // its close lingers (Linger)
 }
 
 // NewConn follows c's requests from its first byte.

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/grpc/status"
@@ -27,10 +25,9 @@ import (
 // ahead of a method that stops taking messages). connect-go checks each
 // message's decompressed size itself (WithReadMaxBytes). Their failures
 // reach connect-go as its errors, so that it answers them in the
-// protocol's terms. For an HTTP/1.x chunked body, c.w becomes the
-// writer that cuts the reading of a body not read to its end
-// (cutUnread); chunked says it came without a Content-Length.
-func (s *Server) limitBody(c *call, clientStreams, chunked bool) {
+// protocol's terms. (What an HTTP/1.x answer that starts before the body
+// was read to its end does with the rest is h1framing.Unread's.)
+func (s *Server) limitBody(c *call, clientStreams bool) {
 	r := c.r
 	if r.Body == nil || r.Body == http.NoBody {
 		return
@@ -57,11 +54,6 @@ func (s *Server) limitBody(c *call, clientStreams, chunked bool) {
 	lb := &c.body
 	lb.src, lb.closer = body, r.Body
 	r.Body = lb
-	if r.ProtoMajor == 1 && chunked {
-		rc := http.NewResponseController(c.w)
-		lb.cut = func() { rc.SetReadDeadline(time.Now()) }
-		c.w = &cutUnread{ResponseWriter: c.w, body: lb}
-	}
 }
 
 // clocks keeps the read clocks of calls that have ended, each with its
@@ -76,26 +68,16 @@ func enveloped(r *http.Request) bool {
 }
 
 // limitedBody is a request body read through its limits, whose failures
-// it gives as connect-go errors, and which knows whether it was read to
-// its end. cut, when not nil, stops the connection's reading (an
-// HTTP/1.x chunked body: see cutUnread); a failure calls it.
+// it gives as connect-go errors.
 type limitedBody struct {
 	src    io.Reader
 	closer io.Closer
-	cut    func()
-	eof    atomic.Bool
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.src.Read(p)
-	switch {
-	case err == io.EOF:
-		b.eof.Store(true)
-	case err != nil:
+	if err != nil && err != io.EOF {
 		err = asConnectError(err)
-		if b.cut != nil {
-			b.cut()
-		}
 	}
 	return n, err
 }
@@ -106,50 +88,6 @@ func (b *limitedBody) Close() error { return b.closer.Close() }
 type failedBody struct{ err error }
 
 func (b failedBody) Read([]byte) (int, error) { return 0, b.err }
-
-// cutUnread is w for an HTTP/1.x request whose chunked body may not have
-// been read to its end when the response begins (a refusal, a limit):
-// it cuts the connection's reading then, with a read deadline in the
-// past, as timeouts.ReadClock does. net/http would otherwise read on to
-// find the body's end (closing it does, for a chunked body) from a
-// client that may never send it; cut, it closes the connection after
-// the response. A body with a Content-Length is net/http's to deal with
-// (it closes the connection past 256 KiB unread).
-type cutUnread struct {
-	http.ResponseWriter
-	body    *limitedBody
-	started bool
-}
-
-func (w *cutUnread) start() {
-	if !w.started {
-		w.started = true
-		if !w.body.eof.Load() {
-			w.body.cut()
-		}
-	}
-}
-
-// finish cuts the reading of a response that wrote nothing (a
-// Trailers-Only one), if the body was not read to its end.
-func (w *cutUnread) finish() { w.start() }
-
-func (w *cutUnread) WriteHeader(code int) {
-	w.start()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *cutUnread) Write(p []byte) (int, error) {
-	w.start()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *cutUnread) Flush() {
-	w.start()
-	http.NewResponseController(w.ResponseWriter).Flush()
-}
-
-func (w *cutUnread) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // asConnectError is a failure to read a request body as connect-go's
 // error: a message over the limit RESOURCE_EXHAUSTED, a read that timed

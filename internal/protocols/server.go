@@ -14,6 +14,7 @@ import (
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/framing"
+	"github.com/protorest/protorest/internal/h1framing"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/timeouts"
@@ -123,7 +124,12 @@ func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, 
 // gateway's limits (limitBody), then the method's invoker makes it. A
 // gRPC-Web text call is served as a binary one (asBinaryWeb).
 func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	chunked := r.ContentLength < 0 // as it came: the text mode's decoded length is not known
+	// A bidirectional stream over HTTP/1.x is read in full duplex, below.
+	duplex := m.b.ClientStreams && m.b.ServerStreams && r.ProtoMajor < 2
+	if u := h1framing.NewUnread(w, r, duplex, m.s.env.ReadIdleTimeout); u != nil {
+		defer u.Finish()
+		w = u
+	}
 	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
 		tw := asBinaryWeb(w, r)
 		defer tw.Release()
@@ -141,11 +147,11 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sw = &statusWriter{ResponseWriter: c.w}
 		c.w = sw
 	}
-	m.s.limitBody(c, m.b.ClientStreams, chunked)
+	m.s.limitBody(c, m.b.ClientStreams)
 	defer c.end()
 	c.Context = r.Context()
 	req := r.WithContext(c)
-	if m.b.ClientStreams && m.b.ServerStreams && req.ProtoMajor < 2 {
+	if duplex {
 		// A bidirectional stream over HTTP/1.x is half-duplex at best: the
 		// client sends its messages, then reads the answers. connect-go
 		// refuses it (505); with full duplex on, net/http lets the method
@@ -196,12 +202,8 @@ func (c *call) Value(key any) any {
 }
 
 // end gives back what the call held: its response's cost, its write
-// deadline, its request body's follower and clock; and cuts the reading of an
-// HTTP/1.x body not read to its end (cutUnread).
+// deadline, its request body's follower and clock.
 func (c *call) end() {
-	if cu, ok := c.w.(*cutUnread); ok {
-		cu.finish()
-	}
 	c.cost.Release()
 	if c.lift != nil {
 		c.lift()
