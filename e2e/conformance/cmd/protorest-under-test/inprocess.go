@@ -11,13 +11,14 @@ import (
 )
 
 // startInProcess serves req with a Gateway in this process: the
-// ConformanceService registered on it (auto-mapped: its methods have no
-// google.api.http rules), the message receive limit as
+// ConformanceService registered on it (served at its methods' canonical
+// paths by the protocols; it has no google.api.http rules, and is not
+// auto-mapped), the message receive limit as
 // WithMaxRequestBodySize, limits' read idle timeout, TLS with certPEM and keyPEM when req asks
 // (client certificates verified against req's), served by
 // protorest.Serve on a port of ports.
 func startInProcess(req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, ports portRange, limits limits) (*running, error) {
-	opts := []protorest.Option{protorest.WithAutoMapping(), protorest.WithReadIdleTimeout(limits.readIdleTimeout),
+	opts := []protorest.Option{protorest.WithReadIdleTimeout(limits.readIdleTimeout),
 		protorest.WithDefaultTimeout(0)} // as remote.go: no default deadline
 	if n := req.GetMessageReceiveLimit(); n > 0 {
 		opts = append(opts, protorest.WithMaxRequestBodySize(int64(n)))

@@ -12,9 +12,11 @@
 //     ConformanceService registered on it, served by protorest.Serve.
 //
 // Every port it and its children listen on is in -ports, on 127.0.0.1.
-// The services have no google.api.http rules: both modes route them as
-// auto-mapping does (POST /package.Service/Method), the only way
-// protorest serves such a method over HTTP today.
+// The services have no google.api.http rules, and neither mode
+// auto-maps them: Connect, gRPC-Web and gRPC reach every method at its
+// canonical path (POST /package.Service/Method) without a REST route,
+// and a POST there of another Content-Type gets 415, as the suite asks
+// of a server with no REST route in the way.
 package main
 
 import (

@@ -34,7 +34,7 @@ const startAttempts = 5
 // startRemote serves req with protorest serve in front of the suite's
 // reference server, which serves gRPC over h2c with no limit of its own:
 // what the suite sees is protorest's. serve gets the suite's descriptors
-// as a descriptor set, --auto-map, limits, the listener's TLS files, and
+// as a descriptor set, limits, the listener's TLS files, and
 // the message receive limit as --max-body-size.
 func startRemote(ctx context.Context, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, ports portRange, limits limits, cfg remoteConfig) (*running, error) {
 	dir, err := os.MkdirTemp("", "protorest-conformance-")
@@ -128,7 +128,7 @@ func startReferenceServer(ports portRange, cfg remoteConfig) (*child, int, error
 }
 
 // serveArgs is protorest serve's command line for req, but --listen: the
-// upstream, the descriptors (written into dir), auto-mapping, a short
+// upstream, the descriptors (written into dir), no default deadline, a short
 // drain, limits' read idle timeout, and the TLS files (written into dir) and body limit req asks
 // for.
 func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyPEM []byte, upstreamPort int, limits limits) ([]string, error) {
@@ -139,7 +139,6 @@ func serveArgs(dir string, req *conformancev1.ServerCompatRequest, certPEM, keyP
 	args := []string{"serve",
 		"--upstream", net.JoinHostPort("127.0.0.1", strconv.Itoa(upstreamPort)),
 		"--descriptor-set", descriptors,
-		"--auto-map",
 		// No default deadline: the suite checks that a call without one
 		// reaches the service without one (its request_info echoes it).
 		"--default-timeout", "0",
