@@ -38,6 +38,7 @@ const maxUnread = 256 << 10
 type Unread struct {
 	http.ResponseWriter
 	r      *http.Request
+	length int64 // the body's declared length, as it came; -1: unknown
 	body   countedBody
 	duplex bool
 	idle   time.Duration
@@ -61,7 +62,7 @@ func NewUnread(w http.ResponseWriter, r *http.Request, duplex bool, idle time.Du
 	if idle <= 0 {
 		idle = 5 * time.Second
 	}
-	u := &Unread{ResponseWriter: w, r: r, duplex: duplex, idle: idle}
+	u := &Unread{ResponseWriter: w, r: r, length: r.ContentLength, duplex: duplex, idle: idle}
 	u.body.ReadCloser, u.body.u = r.Body, u
 	r.Body = &u.body
 	return u
@@ -76,7 +77,7 @@ func (u *Unread) start() {
 	u.started = true
 	switch {
 	case u.body.eof.Load():
-	case !u.duplex && u.r.ContentLength > 0:
+	case !u.duplex && u.length > 0:
 		// net/http reads a rest of up to 256 KiB before the answer, or
 		// says Connection: close itself (and half-closes the connection).
 		if u.body.failed.Load() || !u.keepable() {
@@ -95,7 +96,7 @@ func (u *Unread) start() {
 // keepable reports whether the rest of the body is small enough to read:
 // a declared length, at most maxUnread of it left.
 func (u *Unread) keepable() bool {
-	return u.r.ContentLength > 0 && u.r.ContentLength-u.body.n.Load() <= maxUnread
+	return u.length > 0 && u.length-u.body.n.Load() <= maxUnread
 }
 
 // done is called when the handler is done with the body (Close, Finish):
@@ -107,7 +108,7 @@ func (u *Unread) done() {
 		case u.body.eof.Load():
 		case u.closing || hasClose(u.Header()):
 			u.cut()
-		case !u.duplex && u.r.ContentLength > 0:
+		case !u.duplex && u.length > 0:
 			// net/http's, as the answer starts (start).
 		case u.body.failed.Load() || !u.keepable():
 			if u.started {
