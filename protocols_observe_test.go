@@ -72,4 +72,12 @@ func TestProtocolsCallInfo(t *testing.T) {
 	if resp.Header.Get("Grpc-Status") != "13" || got.info.Code != codes.Internal || got.info.Route == nil || got.info.Route.Protocol != "grpc_web" {
 		t.Errorf("refused: %v, call info %+v", resp.Header, got.info)
 	}
+	// A Connect stream refused so: its outcome is its end message's code,
+	// not UNKNOWN (the answer is 200 with no grpc-status).
+	resp, body := send(t, http.MethodPost, srv.URL+"/conf.v1.Probes/Watch", string(envelope(1, []byte("x"))),
+		"Content-Type", "application/connect+proto")
+	got = <-calls
+	if resp.StatusCode != http.StatusOK || got.info.Code != codes.Internal || got.info.Route == nil || got.info.Route.Protocol != "connect" {
+		t.Errorf("refused Connect stream: %d %q, call info %+v", resp.StatusCode, body, got.info)
+	}
 }
