@@ -56,16 +56,26 @@ type Unread struct {
 // (0: 5 s). It returns nil for another request (HTTP/2, no body).
 // Finish must be called when the handler is done.
 func NewUnread(w http.ResponseWriter, r *http.Request, duplex bool, idle time.Duration) *Unread {
-	if r.ProtoMajor != 1 || r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+	u := new(Unread)
+	if !u.Init(w, r, duplex, idle) {
 		return nil
+	}
+	return u
+}
+
+// Init makes u, a zero Unread, the one NewUnread returns, in the caller's
+// allocation; it reports false (u unused) where NewUnread returns nil.
+func (u *Unread) Init(w http.ResponseWriter, r *http.Request, duplex bool, idle time.Duration) bool {
+	if r.ProtoMajor != 1 || r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return false
 	}
 	if idle <= 0 {
 		idle = 5 * time.Second
 	}
-	u := &Unread{ResponseWriter: w, r: r, length: r.ContentLength, duplex: duplex, idle: idle}
+	u.ResponseWriter, u.r, u.length, u.duplex, u.idle = w, r, r.ContentLength, duplex, idle
 	u.body.ReadCloser, u.body.u = r.Body, u
 	r.Body = &u.body
-	return u
+	return true
 }
 
 // start decides, as the answer's header goes out, whether the rest of

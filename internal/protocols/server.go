@@ -126,9 +126,10 @@ func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, 
 func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A bidirectional stream over HTTP/1.x is read in full duplex, below.
 	duplex := m.b.ClientStreams && m.b.ServerStreams && r.ProtoMajor < 2
-	if u := h1framing.NewUnread(w, r, duplex, m.s.env.ReadIdleTimeout); u != nil {
-		defer u.Finish()
-		w = u
+	c := &call{r: r}
+	if c.unread.Init(w, r, duplex, m.s.env.ReadIdleTimeout) {
+		defer c.unread.Finish()
+		w = &c.unread
 	}
 	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
 		tw := asBinaryWeb(w, r)
@@ -137,7 +138,7 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = tw
 	}
 	p, _ := Of(r)
-	c := &call{w: w, r: r, format: m.s.formatOf(r), match: &m.routes[p]}
+	c.w, c.format, c.match = w, m.s.formatOf(r), &m.routes[p]
 	var sw *statusWriter
 	if rec, ok := exchange.RecorderFrom(r.Context()); ok {
 		c.rec = rec
@@ -183,11 +184,13 @@ type call struct {
 	lift     func()                    // lifts its write deadline, or nil
 	called   bool                      // the method's invoker was reached
 
-	// In the call's allocation: the request body (limitBody), and a call
-	// with one response keeps it here.
-	body limitedBody
-	one  one
-	out  outbound
+	// In the call's allocation: the request body (limitBody), what
+	// becomes of an HTTP/1.x body not read to its end, and a call with
+	// one response keeps it here.
+	body   limitedBody
+	unread h1framing.Unread
+	one    one
+	out    outbound
 }
 
 type callKey struct{}
