@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/framing"
@@ -123,6 +124,25 @@ func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, 
 // gateway's limits (limitBody), then the method's invoker makes it. A
 // gRPC-Web text call is served as a binary one (asBinaryWeb).
 func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.serve(w, r, classlimit.Slot{})
+}
+
+// ServeInSlot serves a call with h, a Handler's, in slot, its place
+// within its class's cap: the call's exchange gives it back once the
+// method's call has ended (exchange.CallEnded), the handler at the
+// latest.
+func ServeInSlot(h http.Handler, w http.ResponseWriter, r *http.Request, slot classlimit.Slot) {
+	m, ok := h.(*method)
+	if !ok {
+		defer slot.Release()
+		h.ServeHTTP(w, r)
+		return
+	}
+	m.serve(w, r, slot)
+}
+
+// serve is ServeHTTP in slot.
+func (m *method) serve(w http.ResponseWriter, r *http.Request, slot classlimit.Slot) {
 	chunked := r.ContentLength < 0 // as it came: the text mode's decoded length is not known
 	if strings.HasPrefix(mediaType(r.Header.Get("Content-Type")), webTextPrefix) {
 		tw := asBinaryWeb(w, r)
@@ -131,7 +151,7 @@ func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = tw
 	}
 	p, _ := Of(r)
-	c := &call{w: w, r: r, format: m.s.formatOf(r), match: &m.routes[p]}
+	c := &call{w: w, r: r, format: m.s.formatOf(r), match: &m.routes[p], slot: slot}
 	var sw *statusWriter
 	if rec, ok := exchange.RecorderFrom(r.Context()); ok {
 		c.rec = rec
@@ -176,6 +196,7 @@ type call struct {
 	cost     budget.Hold               // of a unary response, held until it is written
 	lift     func()                    // lifts its write deadline, or nil
 	called   bool                      // the method's invoker was reached
+	slot     classlimit.Slot           // its place within its class's cap, until its exchange takes it
 
 	// In the call's allocation: the request body (limitBody), and a call
 	// with one response keeps it here.
@@ -199,6 +220,7 @@ func (c *call) Value(key any) any {
 // deadline, its request body's follower and clock; and cuts the reading of an
 // HTTP/1.x body not read to its end (cutUnread).
 func (c *call) end() {
+	c.slot.Release()
 	if cu, ok := c.w.(*cutUnread); ok {
 		cu.finish()
 	}
@@ -223,6 +245,7 @@ func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	x := exchange.Get(m.s.env, c.w, c.r)
 	x.SetContext(ctx)
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
+	x.Slot, c.slot = c.slot, classlimit.Slot{}
 	x.Match = *c.match
 	return x, c
 }

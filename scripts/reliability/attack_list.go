@@ -20,8 +20,10 @@ const unaryPath = "/v1/bytes?value=43000"
 func attackList(z attackSizes) []attack {
 	held := []grpc.ServerOption{grpc.MaxConcurrentStreams(uint32(z.held))}
 	return []attack{
-		{name: "gzip-bomb", desc: fmt.Sprintf("gzip bomb through the gRPC pass-through: %d calls at once, each one gzipped message that inflates to %s", z.bombCalls, mib(int64(z.bombBytes)/1024)),
-			run: func(ctx context.Context, e *attackEnv) string { return gzipBomb(ctx, e, z.bombCalls, z.bombBytes) }},
+		{name: "gzip-bomb", desc: fmt.Sprintf("gzip bomb through the gRPC pass-through: %d calls at once, each one gzipped message that inflates to %s, again as soon as they are answered, for %s", z.bombCalls, mib(int64(z.bombBytes)/1024), z.hold),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return gzipBomb(ctx, e, z.bombCalls, z.bombBytes, z.hold)
+			}},
 		{name: "zero-window-unary", desc: fmt.Sprintf("HTTP/2 readers that never open their window (SETTINGS_INITIAL_WINDOW_SIZE 0): %d streams, 100 a connection, each a 58 KB unary answer, held %s", z.windowStreams, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string {
 				return zeroWindow(ctx, e, z.windowStreams, unaryPath, z.hold)
