@@ -129,8 +129,8 @@ apt_time=$((SECONDS - apt_start))
 
 # The browser clients' bundle, in $work/web, while the binary builds: npm
 # ci, then protoc-gen-es on the examples' .proto files and the
-# google.rpc.Status and BadRequest the errors carry (web_bundle, after
-# the demo starts, adds the README's snippets, type-checks and bundles).
+# google.rpc.Status and BadRequest the errors carry. (Once the demo's port
+# is known, the README's snippets join them, and tsc and esbuild run.)
 web=$work/web
 mkdir -p "$web"
 cp -r e2e/browser/web/package.json e2e/browser/web/package-lock.json e2e/browser/web/tsconfig.json \
@@ -218,8 +218,9 @@ readme_snippet() { # N: the Nth ```ts block of the section
   awk -v want="$1" '/^##+ / { on = ($0 == "### Connect and gRPC-Web from a browser") } on && /^```ts$/ { n++; code = (n == want); next } /^```$/ { code = 0 } code { print }' README.md |
     sed "s/localhost:9091/localhost:$http_port/g"
 }
-for i in 1 2; do
-  name=$([ "$i" == 1 ] && echo connect || echo grpcweb)
+i=0
+for name in connect grpcweb; do
+  i=$((i + 1))
   { readme_snippet "$i"; echo 'console.log("done");'; } >"$web/src/readme-$name.ts"
   [ "$(wc -l <"$web/src/readme-$name.ts")" -gt 3 ] || die "README: snippet $i of \"Connect and gRPC-Web from a browser\""
 done

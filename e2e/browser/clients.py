@@ -38,7 +38,7 @@ def wait_title(wd, want, limit_s):
 
 def demo_requests(perf_log, api):
     """The requests to the demo in a DevTools performance log: (method,
-    path, resource type) in the order they were sent."""
+    path, resource type, content type) in the order they were sent."""
     got = []
     for entry in perf_log:
         m = json.loads(entry["message"]).get("message", {})
@@ -47,7 +47,9 @@ def demo_requests(perf_log, api):
         p = m["params"]
         url = p["request"]["url"]
         if url.startswith(api + "/"):
-            got.append((p["request"]["method"], urllib.parse.urlsplit(url).path, p.get("type")))
+            headers = {k.lower(): v for k, v in p["request"].get("headers", {}).items()}
+            got.append((p["request"]["method"], urllib.parse.urlsplit(url).path, p.get("type"),
+                        headers.get("content-type")))
     return got
 
 
@@ -95,12 +97,17 @@ def check_clients(wd, api, page):
                "violations": BAD_REQUEST})
 
     sent = demo_requests(wd.log("performance"), api)
-    preflights = [(m, p) for m, p, t in sent if t == "Preflight" or m == "OPTIONS"]
-    calls = [(m, p) for m, p, t in sent if not (t == "Preflight" or m == "OPTIONS")]
+    preflights = [(m, p) for m, p, t, _ in sent if t == "Preflight" or m == "OPTIONS"]
+    calls = [(m, p, ct) for m, p, t, ct in sent if not (t == "Preflight" or m == "OPTIONS")]
     info("%d calls to the demo, %d preflights: %s" % (len(calls), len(preflights), sorted(set(preflights))))
     check("clients: each method's calls were preflighted (cross-origin, CORS)",
           sorted({p for _, p in preflights}),
-          sorted({p for _, p in calls}))
+          sorted({p for _, p, _ in calls}))
+    # Each protocol and encoding went on the wire: Connect unary and
+    # streaming, JSON and binary; gRPC-Web binary and text.
+    check("clients: the calls' content types", sorted({ct for _, _, ct in calls}),
+          ["application/connect+json", "application/connect+proto", "application/grpc-web+proto",
+           "application/grpc-web-text", "application/json", "application/proto"])
     # The only console errors: Chromium's line for each Connect unary error
     # (GetBook's 400, in JSON and binary); grpc-web's errors are HTTP 200.
     errors = [e for e in severe(wd.log("browser"))
