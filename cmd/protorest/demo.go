@@ -133,12 +133,11 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 		protorest.WithValidation(validateprotorest.New()),
 	}, opts...)
 	gw := protorest.NewGateway(opts...)
-	reg := listedServices{gw, map[string]grpc.ServiceInfo{}}
-	examplev1.RegisterMySvcServer(reg, services.NewMySvc())
-	bookstorev1.RegisterBookServiceServer(reg, services.NewBookService())
-	libraryv1.RegisterLibraryServiceServer(reg, services.NewLibrary())
-	accountsv1.RegisterAccountServiceServer(reg, validateexample.NewAccounts())
-	reflection.Register(reg) // grpcurl on the HTTP port, whose gRPC is the gateway's
+	examplev1.RegisterMySvcServer(gw, services.NewMySvc())
+	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService())
+	libraryv1.RegisterLibraryServiceServer(gw, services.NewLibrary())
+	accountsv1.RegisterAccountServiceServer(gw, validateexample.NewAccounts())
+	reflection.Register(gw) // grpcurl on the HTTP port, whose gRPC is the gateway's
 	if err := addDemoRoutes(gw); err != nil {
 		return nil, err
 	}
@@ -146,22 +145,6 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 		return nil, err
 	}
 	return gw, mountDocs(gw, "/docs/", "/openapi.json")
-}
-
-// listedServices registers services on a gateway and lists them, as a
-// grpc.Server does, for server reflection (reflection.Register).
-type listedServices struct {
-	*protorest.Gateway
-	info map[string]grpc.ServiceInfo
-}
-
-func (l listedServices) RegisterService(desc *grpc.ServiceDesc, impl any) {
-	l.Gateway.RegisterService(desc, impl)
-	l.info[desc.ServiceName] = grpc.ServiceInfo{Metadata: desc.Metadata}
-}
-
-func (l listedServices) GetServiceInfo() map[string]grpc.ServiceInfo {
-	return l.info
 }
 
 // demoComments compiles the example services' .proto files, embedded,
