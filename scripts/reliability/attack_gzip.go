@@ -19,13 +19,9 @@ func gzipBomb(ctx context.Context, e *attackEnv, calls, inflate int, hold time.D
 	body := bombFrame(inflate)
 	client := h2cClient()
 	defer client.CloseIdleConnections()
-	statuses := map[string]int{}
-	waves := 0
-	for end := time.Now().Add(hold); waves == 0 || time.Now().Before(end) && ctx.Err() == nil; waves++ {
-		for st, n := range atOnce(calls, func() string { return grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body) }) {
-			statuses[st] += n
-		}
-	}
+	statuses, waves := inWaves(ctx, hold, calls, func() string {
+		return grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body)
+	})
 	return fmt.Sprintf("%d waves of %d calls of %d bytes each: %s", waves, calls, len(body), errorText(statuses))
 }
 

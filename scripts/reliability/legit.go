@@ -189,6 +189,19 @@ func drain(r io.ReadCloser) {
 	r.Close()
 }
 
+// inWaves runs f n times at once, and again as soon as they have all
+// returned, for hold (once at least, and not after ctx ends); it counts
+// what the runs return, and the waves.
+func inWaves[K comparable](ctx context.Context, hold time.Duration, n int, f func() K) (counts map[K]int, waves int) {
+	counts = map[K]int{}
+	for end := time.Now().Add(hold); waves == 0 || time.Now().Before(end) && ctx.Err() == nil; waves++ {
+		for k, c := range atOnce(n, f) {
+			counts[k] += c
+		}
+	}
+	return counts, waves
+}
+
 // atOnce runs f n times at once and counts what the runs return.
 func atOnce[K comparable](n int, f func() K) map[K]int {
 	var mu sync.Mutex
