@@ -118,7 +118,15 @@ type streamSink struct {
 	headerSent bool  // the header metadata is written
 	lost       error // a message that could not be rendered, or sent
 	err        error
+	out        outbound // the message being sent
+	buf        []byte   // the last message's encoding, kept for the next (keepBuffer)
 }
+
+// maxKeptBuffer is the largest encoding buffer a stream keeps from one
+// message to the next: a larger one goes, so that a stream that sent
+// one large message does not hold its memory, uncounted by the response
+// budget, while it is idle.
+const maxKeptBuffer = 64 << 10
 
 // SendHeader sends the header now, before any message (grpc.SendHeader),
 // as connect-go has no call for it: the header metadata and connect-go's
@@ -146,8 +154,15 @@ func (s *streamSink) SendHeader(header metadata.MD) error {
 	return nil
 }
 
+// Send renders msg, in the buffer the last message was encoded in when
+// the plan builds its bodies (render.Response.Builds): connect-go copies a
+// message into its envelope before Send returns.
 func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
-	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, nil, msg, s.format)
+	s.mu.Lock()
+	buf := s.buf
+	s.buf = nil
+	s.mu.Unlock()
+	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, buf, msg, s.format)
 	defer cost.Release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,9 +175,15 @@ func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
 	}
 	s.header(header)
 	defer render.LimitWrite(s.w, s.cfg.WriteTimeout)()
-	if err := s.conn.Send(&outbound{body: body}); err != nil {
+	s.out.body = body
+	err = s.conn.Send(&s.out)
+	s.out.body = nil
+	if err != nil {
 		s.lost = statusOf(err)
 		return s.lost
+	}
+	if s.plan.Builds() && cap(body) <= maxKeptBuffer {
+		s.buf = body[:0]
 	}
 	return nil
 }
