@@ -23,6 +23,7 @@ import (
 // serverStream makes a server-streaming call: its one request as a unary
 // call's, its responses sent as the method sends them.
 func (m *method) serverStream(ctx context.Context, req *connect.Request[inbound], ss *connect.ServerStream[outbound]) error {
+	defer req.Msg.release()
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
 	setInput(x, c.format)
@@ -88,6 +89,7 @@ type connReader struct {
 
 func (r *connReader) Next() ([]byte, error) {
 	if err := r.conn.Receive(&r.in); err != nil {
+		r.in.release() // the last message was taken before this read
 		if errors.Is(err, io.EOF) {
 			return nil, io.EOF
 		}
