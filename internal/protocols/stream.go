@@ -59,6 +59,7 @@ func (m *method) bindStream(x *exchange.Exchange, c *call, conn connect.Streamin
 // is what connect-go ends the stream with.
 func (m *method) stream(ctx context.Context, x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) error {
 	out := &streamSink{conn: conn, ctx: ctx, w: c.w, cfg: &m.s.env.Render, plan: m.b.Response, format: c.format}
+	out.direct.w = c.w
 	x.Sink = out
 	x.Invoke()
 	return connectError(out.err)
@@ -120,8 +121,9 @@ type streamSink struct {
 	headerSent bool  // the header metadata is written
 	lost       error // a message that could not be rendered, or sent
 	err        error
-	out        outbound // the message being sent
-	buf        []byte   // the last message's encoding, kept for the next (keepBuffer)
+	out        outbound  // the message being sent
+	buf        []byte    // the last message's encoding, kept for the next
+	direct     envelopes // writes the messages after the first
 }
 
 // maxKeptBuffer is the largest encoding buffer a stream keeps from one
@@ -157,8 +159,9 @@ func (s *streamSink) SendHeader(header metadata.MD) error {
 }
 
 // Send renders msg, in the buffer the last message was encoded in when
-// the plan builds its bodies (render.Response.Builds): connect-go copies a
-// message into its envelope before Send returns.
+// the plan builds its bodies (render.Response.Builds), and sends it:
+// through connect-go, which copies it into its envelope before Send
+// returns, or, after the first, in an envelope of its own (envelopes).
 func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
 	s.mu.Lock()
 	buf := s.buf
@@ -177,11 +180,18 @@ func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
 	}
 	s.header(header)
 	defer render.LimitWrite(s.w, s.cfg.WriteTimeout)()
-	s.out.body = body
-	err = s.conn.Send(&s.out)
-	s.out.body = nil
+	if s.direct.on {
+		err = s.direct.write(s.ctx, body)
+	} else {
+		s.out.body = body
+		err = statusOf(s.conn.Send(&s.out))
+		s.out.body = nil
+		if err == nil && !s.direct.decided {
+			s.direct.decide(s.w.Header())
+		}
+	}
 	if err != nil {
-		s.lost = statusOf(err)
+		s.lost = err
 		return s.lost
 	}
 	if s.plan.Builds() && cap(body) <= maxKeptBuffer {
