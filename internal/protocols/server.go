@@ -181,13 +181,14 @@ type call struct {
 
 	// In the call's allocation: the request body (limitBody) and its
 	// envelopes' follower, and a call with one response keeps it here,
-	// encoded in buf (pooled, given back by end, once connect-go wrote it).
+	// encoded in buf, and returns it in res (both pooled, given back by
+	// end, once connect-go has written them).
 	body      limitedBody
 	envelopes framing.EnvelopeFollower
 	one       one
 	out       outbound
-	res       connect.Response[outbound]
 	buf       *bytes.Buffer
+	res       *connect.Response[outbound]
 }
 
 type callKey struct{}
@@ -222,6 +223,9 @@ func (c *call) end() {
 	if c.buf != nil {
 		bufpool.KeepRoom(c.buf, cap(c.out.body))
 		bufpool.Put(c.buf)
+	}
+	if c.res != nil {
+		putResponse(c.res)
 	}
 }
 

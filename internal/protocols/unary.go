@@ -71,8 +71,8 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 	}
 	c.cost, c.lift = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
 	c.out.body = body
-	c.res.Msg = &c.out
-	return &c.res, nil
+	c.res = getResponse(&c.out)
+	return c.res, nil
 }
 
 // one is the exchange.Sink of a call with one response: it keeps what
