@@ -44,18 +44,7 @@ func TestProtocolsServerStream(t *testing.T) {
 					t.Errorf("trailer x-watch-trailer %q", tr)
 				}
 
-				stream, err = client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: 2}))
-				if err != nil {
-					t.Fatal(err)
-				}
-				n := 0
-				for stream.Receive() {
-					n++
-				}
-				var ce *connect.Error
-				if n != 2 || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
-					t.Errorf("%d messages, then %v; want 2, then internal: it broke", n, stream.Err())
-				}
+				checkFailsAfter(t, client, 2)
 			})
 		}
 	}
@@ -94,20 +83,27 @@ func TestProtocolsServerStreamUncompressed(t *testing.T) {
 						t.Errorf("trailer x-watch-trailer %q", tr)
 					}
 				}
-				stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: 5}))
-				if err != nil {
-					t.Fatal(err)
-				}
-				n := 0
-				for stream.Receive() {
-					n++
-				}
-				var ce *connect.Error
-				if n != 5 || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
-					t.Errorf("%d messages, then %v; want 5, then internal: it broke", n, stream.Err())
-				}
+				checkFailsAfter(t, client, 5)
 			})
 		}
+	}
+}
+
+// checkFailsAfter: a Watch that fails after n messages reaches client as
+// n messages, then INTERNAL "it broke".
+func checkFailsAfter(t *testing.T, client *connect.Client[confv1.Probe, confv1.Probe], n int32) {
+	t.Helper()
+	stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: n}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got int32
+	for stream.Receive() {
+		got++
+	}
+	var ce *connect.Error
+	if got != n || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
+		t.Errorf("%d messages, then %v; want %d, then internal: it broke", got, stream.Err(), n)
 	}
 }
 
