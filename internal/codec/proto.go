@@ -105,8 +105,7 @@ func (c Proto) AppendMarshalWithin(b []byte, m proto.Message, max int) ([]byte, 
 
 // AppendMarshalSized is AppendMarshalWithin for a message whose size
 // Size has just measured, unchanged since: the sizes proto.Size cached in
-// m and the messages m holds are taken, not measured again (a map's
-// entries cost two allocations each time they are).
+// m and the messages m holds are taken, not measured again.
 func (c Proto) AppendMarshalSized(b []byte, m proto.Message, max int) ([]byte, error) {
 	if _, ok := m.(vtSizedMarshaler); ok {
 		return c.AppendMarshalWithin(b, m, max)

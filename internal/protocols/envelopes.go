@@ -12,12 +12,11 @@ import (
 
 // envelopes writes a stream's messages after its first straight to the
 // response, each in the 5-byte envelope connect-go would write it in
-// (flags 0, the length), and flushes each as connect-go does: the
-// connect-go send of a message costs an envelope and a copy of it. The
-// first message goes through connect-go, which writes the response's
-// headers and learns that the body has begun (a gRPC-Web call that
-// sends a message ends with a trailer frame, not in its headers); the
-// messages after it come here only when connect-go compresses none
+// (flags 0, the length), and flushes each as connect-go does. The first
+// message goes through connect-go, which writes the response's headers
+// and learns that the body has begun (a gRPC-Web call that sends a
+// message ends with a trailer frame, not in its headers); the messages
+// after it come here only when connect-go compresses none
 // (uncompressed), so that every message is what connect-go would write.
 type envelopes struct {
 	w       http.ResponseWriter
