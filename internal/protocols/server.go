@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"runtime/debug"
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/bufpool"
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/exchange"
@@ -198,11 +200,16 @@ type call struct {
 	called   bool                      // the method's invoker was reached
 	slot     classlimit.Slot           // its place within its class's cap, until its exchange takes it
 
-	// In the call's allocation: the request body (limitBody), and a call
-	// with one response keeps it here.
-	body limitedBody
-	one  one
-	out  outbound
+	// In the call's allocation: the request body (limitBody) and its
+	// envelopes' follower, and a call with one response keeps it here,
+	// encoded in buf, and returns it in res (both pooled, given back by
+	// end, once connect-go has written them).
+	body      limitedBody
+	envelopes framing.EnvelopeFollower
+	one       one
+	out       outbound
+	buf       *bytes.Buffer
+	res       *connect.Response[outbound]
 }
 
 type callKey struct{}
@@ -216,8 +223,8 @@ func (c *call) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// end gives back what the call held: its response's cost, its write
-// deadline, its request body's follower and clock; and cuts the reading of an
+// end gives back what the call held: its response's cost and buffer, its
+// write deadline, its request body's follower and clock; and cuts the reading of an
 // HTTP/1.x body not read to its end (cutUnread).
 func (c *call) end() {
 	c.slot.Release()
@@ -234,6 +241,13 @@ func (c *call) end() {
 	if c.clock != nil {
 		c.clock.Release()
 		clocks.Put(c.clock)
+	}
+	if c.buf != nil {
+		bufpool.KeepRoom(c.buf, cap(c.out.body))
+		bufpool.Put(c.buf)
+	}
+	if c.res != nil {
+		putResponse(c.res)
 	}
 }
 
