@@ -288,3 +288,60 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 		t.Fatalf("%s: not within 5s", what)
 	}
 }
+
+// TestUnaryCapHeldOnlyByTheCall: a unary call's place within its class's
+// cap is given back once the method's call has ended, not once its answer
+// is written. With the unary cap at 2, four 58 KB answers (two REST, two
+// Connect) held by a client
+// that never opens its window (the response budget and the write timeout
+// bound them) leave room for the next calls: REST and Connect, in-process
+// and remote. The calls themselves still count while they run
+// (TestConcurrencyLimits).
+func TestUnaryCapHeldOnlyByTheCall(t *testing.T) {
+	t.Parallel()
+	const connectBlob = `{"name":"blob"}`
+	for _, kind := range []string{"in-process", "remote"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			opts := []protorest.Option{protorest.WithConcurrencyLimits(protorest.ConcurrencyLimits{Unary: 2})}
+			var srv *httptest.Server
+			if kind == "in-process" {
+				srv = newServerTest(t, newFixture(t, "A", largeReplies(43000), opts...))
+			} else {
+				srv = newServerTest(t, remoteFixture(t, largeReplies(43000), opts...))
+			}
+			stalled := dialStalled(t, srv.Listener.Addr().String())
+			for i := range 4 { // one after the other: the calls count while they run
+				var id uint32
+				if i%2 == 0 {
+					id = stalled.Get(t, "/v1/probes/blob")
+				} else {
+					id = stalled.Post(t, "/conf.v1.Probes/GetProbe", []byte(connectBlob),
+						[2]string{"content-type", "application/json"}, [2]string{"connect-protocol-version", "1"})
+				}
+				waitUntil(t, "the stalled answer's headers", func() bool { return stalled.Status(id) != 0 })
+				if code := stalled.Status(id); code != 200 {
+					t.Fatalf("stalled answer %d: %d, want 200 (held by the client's window)", i, code)
+				}
+			}
+			client := &http.Client{Timeout: 5 * time.Second}
+			for range 3 {
+				if n := fetchAll200(t, client, srv.URL+"/v1/probes/blob"); n < 43000 {
+					t.Errorf("REST beside the stalled answers: %d bytes", n)
+				}
+				req, _ := http.NewRequest("POST", srv.URL+"/conf.v1.Probes/GetProbe", strings.NewReader(connectBlob))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Connect-Protocol-Version", "1")
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || len(body) < 43000 {
+					t.Errorf("Connect beside the stalled answers: %d, %.200s", resp.StatusCode, body)
+				}
+			}
+		})
+	}
+}

@@ -864,3 +864,23 @@ func gzipBomb(n int) string {
 	zw.Close()
 	return b.String()
 }
+
+// remoteFixture is fixture A (conf.v1.Probes answering from rec) served
+// by a real gRPC backend on loopback that the gateway calls remotely,
+// each way's receive limit at 64 MiB (as protorest serve dials).
+func remoteFixture(t testing.TB, rec *recorder, opts ...protorest.Option) *protorest.Gateway {
+	t.Helper()
+	srv := grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
+	srv.RegisterService(serviceDesc(t, "conf.v1.Probes", rec), nil)
+	conn, err := grpc.NewClient(serveGRPC(t, srv), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	gw := protorest.NewGateway(opts...)
+	if err := gw.RegisterRemote(context.Background(), conn, protorest.WithRemoteFiles(protoregistry.GlobalFiles, "conf.v1.Probes")); err != nil {
+		t.Fatal(err)
+	}
+	return gw
+}

@@ -2,7 +2,6 @@ package protorest_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -19,10 +18,7 @@ import (
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/protorest/protorest"
 	confv1 "github.com/protorest/protorest/internal/testpb/conf/v1"
@@ -200,18 +196,7 @@ func TestLargeResponsesMemoryBounded(t *testing.T) {
 	}
 
 	inProcess := newFixture(t, "A", rec, opts...)
-	srv := grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
-	srv.RegisterService(serviceDesc(t, "conf.v1.Probes", rec), nil)
-	conn, err := grpc.NewClient(serveGRPC(t, srv), grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	remote := protorest.NewGateway(opts...)
-	if err := remote.RegisterRemote(context.Background(), conn, protorest.WithRemoteFiles(protoregistry.GlobalFiles, "conf.v1.Probes")); err != nil {
-		t.Fatal(err)
-	}
+	remote := remoteFixture(t, rec, opts...)
 
 	// A low GC target keeps the garbage of earlier renders from hiding
 	// what is live.
@@ -362,17 +347,38 @@ func (c *stalledClient) readLoop() {
 // Get opens a GET stream for path and returns its id.
 func (c *stalledClient) Get(t *testing.T, path string) uint32 {
 	t.Helper()
+	return c.open(t, [][2]string{{":method", "GET"}, {":path", path}}, nil)
+}
+
+// Post opens a POST stream for path, sends body (within the server's
+// window) and returns its id. fields are its header fields besides the
+// pseudo-headers.
+func (c *stalledClient) Post(t *testing.T, path string, body []byte, fields ...[2]string) uint32 {
+	t.Helper()
+	return c.open(t, append([][2]string{{":method", "POST"}, {":path", path}}, fields...), body)
+}
+
+// open opens a stream with the header fields (the :method and :path
+// first), and body after them if it is not nil, and returns its id.
+func (c *stalledClient) open(t *testing.T, fields [][2]string, body []byte) uint32 {
+	t.Helper()
 	var block bytes.Buffer
 	enc := hpack.NewEncoder(&block)
-	for _, f := range [][2]string{{":method", "GET"}, {":scheme", "http"}, {":authority", c.conn.RemoteAddr().String()}, {":path", path}} {
+	fields = append(fields[:2:2], append([][2]string{{":scheme", "http"}, {":authority", c.conn.RemoteAddr().String()}}, fields[2:]...)...)
+	for _, f := range fields {
 		enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	id := c.next
 	c.next += 2
-	if err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block.Bytes(), EndStream: true, EndHeaders: true}); err != nil {
+	if err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block.Bytes(), EndStream: body == nil, EndHeaders: true}); err != nil {
 		t.Fatal(err)
+	}
+	if body != nil {
+		if err := c.fr.WriteData(id, true, body); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return id
 }

@@ -108,18 +108,7 @@ func TestResponseTooLarge(t *testing.T) {
 // to JSON or passed through as binary.
 func TestRemoteResponseTooLarge(t *testing.T) {
 	t.Parallel()
-	srv := grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
-	srv.RegisterService(serviceDesc(t, "conf.v1.Probes", largeReplies(5<<20)), nil)
-	conn, err := grpc.NewClient(serveGRPC(t, srv), grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	gw := protorest.NewGateway()
-	if err := gw.RegisterRemote(context.Background(), conn, protorest.WithRemoteFiles(protoregistry.GlobalFiles, "conf.v1.Probes")); err != nil {
-		t.Fatal(err)
-	}
+	gw := remoteFixture(t, largeReplies(5<<20))
 	for _, target := range []string{"/v1/probes/tags", "/v1/probes/blob", "/v1/download/x"} {
 		for _, accept := range []string{"application/json", "application/proto"} {
 			r := do(t, gw, "GET", target, "", "Accept", accept)

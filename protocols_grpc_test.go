@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +18,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 
 	"github.com/protorest/protorest"
@@ -142,5 +145,54 @@ func TestProtocolsGRPCInProcess(t *testing.T) {
 	}
 	if unaryCalls.Load() != 6 || streamCalls.Load() != 6 {
 		t.Errorf("interceptors saw %d unary and %d stream calls, want 6 and 6", unaryCalls.Load(), streamCalls.Load())
+	}
+}
+
+// TestGatewayServerReflection: reflection.Register(gw) serves gRPC server
+// reflection on the gateway's port, listing the services registered
+// in-process (GetServiceInfo) and the reflection services themselves (v1
+// and v1alpha), and
+// describing them, as grpcurl asks.
+func TestGatewayServerReflection(t *testing.T) {
+	t.Parallel()
+	gw := protorest.NewGateway()
+	confv1.RegisterProbesServer(gw, new(holder))
+	reflection.Register(gw)
+	info := gw.GetServiceInfo()
+	probes, ok := info["conf.v1.Probes"]
+	if !ok || probes.Metadata != confv1.File_internal_testpb_conf_v1_conf_proto.Path() || len(probes.Methods) == 0 {
+		t.Fatalf("GetServiceInfo: %+v", info)
+	}
+	conn, err := grpc.NewClient(serveGateway(t, gw, false), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stream, err := reflectionpb.NewServerReflectionClient(conn).ServerReflectionInfo(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(req *reflectionpb.ServerReflectionRequest) *reflectionpb.ServerReflectionResponse {
+		t.Helper()
+		if err := stream.Send(req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	var names []string
+	for _, s := range ask(&reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{}}).GetListServicesResponse().GetService() {
+		names = append(names, s.GetName())
+	}
+	slices.Sort(names)
+	if want := []string{"conf.v1.Probes", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"}; !slices.Equal(names, want) {
+		t.Errorf("listed %v, want %v", names, want)
+	}
+	files := ask(&reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_FileContainingSymbol{FileContainingSymbol: "conf.v1.Probes"}}).GetFileDescriptorResponse()
+	if len(files.GetFileDescriptorProto()) == 0 {
+		t.Error("no file describes conf.v1.Probes")
 	}
 }

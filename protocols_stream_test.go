@@ -3,7 +3,9 @@ package protorest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,20 +44,66 @@ func TestProtocolsServerStream(t *testing.T) {
 					t.Errorf("trailer x-watch-trailer %q", tr)
 				}
 
-				stream, err = client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: 2}))
-				if err != nil {
-					t.Fatal(err)
-				}
-				n := 0
-				for stream.Receive() {
-					n++
-				}
-				var ce *connect.Error
-				if n != 2 || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
-					t.Errorf("%d messages, then %v; want 2, then internal: it broke", n, stream.Err())
-				}
+				checkFailsAfter(t, client, 2)
 			})
 		}
+	}
+}
+
+// TestProtocolsServerStreamUncompressed: a server stream that a client
+// takes uncompressed, whose messages after the first the gateway writes
+// in envelopes of its own, reaches a connect-go client whole over every
+// protocol and transport: many messages, messages larger than the
+// buffers a stream keeps (64 KiB), the metadata, and an error after
+// messages.
+func TestProtocolsServerStreamUncompressed(t *testing.T) {
+	for kind, url := range protocolGateways(t) {
+		for name, p := range protocolClients() {
+			t.Run(kind+"/"+name, func(t *testing.T) {
+				p.opts = append(slices.Clip(p.opts), connect.WithAcceptCompression("gzip", nil, nil))
+				client := probesClient(url, "Watch", p)
+				for _, tt := range []struct {
+					n, size int32
+				}{{40, 0}, {3, 70 << 10}, {1, 10}} {
+					stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "w", I32: tt.n, Id: int64(tt.size)}))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var i int32
+					for stream.Receive() {
+						i++
+						if msg := stream.Msg(); msg.GetName() != fmt.Sprintf("w-%d", i) || len(msg.GetBlob()) != int(tt.size) {
+							t.Fatalf("message %d: %q, %d bytes of blob", i, msg.GetName(), len(msg.GetBlob()))
+						}
+					}
+					if err := stream.Err(); err != nil || i != tt.n {
+						t.Fatalf("%d messages of %d, then %v", i, tt.n, err)
+					}
+					if tr := stream.ResponseTrailer().Get("X-Watch-Trailer"); tr != "done" {
+						t.Errorf("trailer x-watch-trailer %q", tr)
+					}
+				}
+				checkFailsAfter(t, client, 5)
+			})
+		}
+	}
+}
+
+// checkFailsAfter: a Watch that fails after n messages reaches client as
+// n messages, then INTERNAL "it broke".
+func checkFailsAfter(t *testing.T, client *connect.Client[confv1.Probe, confv1.Probe], n int32) {
+	t.Helper()
+	stream, err := client.CallServerStream(context.Background(), connect.NewRequest(&confv1.Probe{Name: "fail-after", I32: n}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got int32
+	for stream.Receive() {
+		got++
+	}
+	var ce *connect.Error
+	if got != n || !errors.As(stream.Err(), &ce) || ce.Code() != connect.CodeInternal || ce.Message() != "it broke" {
+		t.Errorf("%d messages, then %v; want %d, then internal: it broke", got, stream.Err(), n)
 	}
 }
 

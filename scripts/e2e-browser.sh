@@ -18,11 +18,25 @@
 # And the vendored Swagger UI is swagger-ui-dist's, downloaded again
 # (scripts/swaggerui.sh --check, with npm).
 #
+# Then the real clients written by others (e2e/browser/clients.py):
+# @connectrpc/connect-web and grpc-web, the npm packages pinned by
+# e2e/browser/web/package-lock.json (npm ci), with messages that
+# protoc-gen-es generates from examples/ (run by internal/tools/protogen),
+# type-checked with tsc and bundled with esbuild, on a page served from
+# another origin (a static server on its own port, which the demo allows
+# with --cors-origin): unary and server streams, errors with their
+# details, in Connect JSON and binary and gRPC-Web binary and text, each
+# call preflighted, and blocked from an origin the demo does not allow.
+# The README's connect-web and grpc-web snippets are bundled as printed
+# (but for the port) and run on such a page too.
+#
 # Chromium is driven by Debian's chromedriver over W3C WebDriver, which is
 # plain HTTP and JSON: the checks need only python3's standard library.
-# Installs chromium and chromium-driver (and curl, python3) with apt-get
-# when they are missing; needs go. Everything else goes in a temporary
-# directory.
+# Installs chromium and chromium-driver (and curl, python3, npm) with
+# apt-get when they are missing; needs go. Everything else goes in a
+# temporary directory. The ports are free ones unless HTTP_PORT,
+# GRPC_PORT (the demo's), STATIC_PORT (the page's) or DRIVER_PORT
+# (chromedriver's) say.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/e2e-lib.sh
@@ -35,7 +49,7 @@ CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 PYTHON=${PYTHON:-python3}
 
 work=$(mktemp -d)
-demo_pid="" driver_pid="" build_pid="" check_pid=""
+demo_pid="" driver_pid="" build_pid="" check_pid="" web_pid="" static_pid=""
 group_alive() { # pgid: is a process of the group still running (not a zombie)?
   local d st state pgrp
   for d in /proc/[0-9]*; do
@@ -48,7 +62,7 @@ group_alive() { # pgid: is a process of the group still running (not a zombie)?
 }
 cleanup() {
   local p d pids
-  for p in $check_pid $demo_pid $build_pid; do
+  for p in $check_pid $demo_pid $static_pid $build_pid $web_pid; do
     kill "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
@@ -104,6 +118,7 @@ need=()
 [ -x "$CHROMEDRIVER" ] || need+=(chromium-driver)
 command -v curl >/dev/null || need+=(curl)
 command -v "$PYTHON" >/dev/null || { need+=(python3); PYTHON=/usr/bin/python3; }
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   echo "     (apt-get install ${need[*]})"
   export DEBIAN_FRONTEND=noninteractive
@@ -112,17 +127,55 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 apt_time=$((SECONDS - apt_start))
 
+# The browser clients' bundle, in $work/web, while the binary builds: npm
+# ci, then protoc-gen-es on the examples' .proto files and the
+# google.rpc.Status and BadRequest the errors carry. (Once the demo's port
+# is known, the README's snippets join them, and tsc and esbuild run.)
+web=$work/web
+mkdir -p "$web"
+cp -r e2e/browser/web/package.json e2e/browser/web/package-lock.json e2e/browser/web/tsconfig.json \
+  e2e/browser/web/index.html e2e/browser/web/readme.html e2e/browser/web/src "$web/"
+rm -rf "$web/src/gen" "$web"/src/readme-*.ts
+(
+  cd "$web" && npm ci --no-audit --no-fund --prefer-offline &&
+    cd "$root/internal/tools/protogen" &&
+    go run . -root ../../../examples -plugin "$web/node_modules/.bin/protoc-gen-es" -opt target=ts -out "$web/src/gen" \
+      example/v1/example.proto bookstore/v1/bookstore.proto google/api/annotations.proto google/api/http.proto \
+      google/rpc/status.proto google/rpc/error_details.proto
+) >"$work/web.log" 2>&1 &
+web_pid=$!
+
 wait "$build_pid" || { build_pid=""; die "go build ./cmd/protorest" "$work/build.log"; }
 build_pid=""
+wait "$web_pid" || { web_pid=""; die "npm ci and protoc-gen-es (e2e/browser/web)" "$work/web.log"; }
+web_pid=""
+
+# The page's origin: a static server of $web/dist on 127.0.0.1, on a port
+# of its own (localhost on that port is another origin, not allowed).
+mkdir -p "$web/dist"
+for _ in 1 2 3; do
+  static_port=${STATIC_PORT:-$(free_port)}
+  "$PYTHON" -m http.server --bind 127.0.0.1 --directory "$web/dist" "$static_port" >"$work/static.log" 2>&1 &
+  static_pid=$!
+  for _ in $(seq 1 100); do
+    curl -s -o /dev/null "http://127.0.0.1:$static_port/" && break
+    kill -0 "$static_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -0 "$static_pid" 2>/dev/null && break
+  wait "$static_pid" 2>/dev/null || true
+  static_pid=""
+done
+[ -n "$static_pid" ] || die "the static server starts" "$work/static.log"
 
 # The demo, on free ports; another process may take a port first, so try
 # three times.
 for _ in 1 2 3; do
-  http_port=$(free_port) grpc_port=$(free_port)
+  http_port=${HTTP_PORT:-$(free_port)} grpc_port=${GRPC_PORT:-$(free_port)}
   # Pages from http://127.0.0.1:PORT may call the API at localhost:PORT
-  # (another origin): check.py's CORS check.
+  # (another origin): check.py's CORS check; and the clients' page.
   "$work/protorest" demo -grpc "127.0.0.1:$grpc_port" -http ":$http_port" \
-    -cors-origin "http://127.0.0.1:$http_port" >"$work/demo.log" 2>&1 &
+    -cors-origin "http://127.0.0.1:$http_port" -cors-origin "http://127.0.0.1:$static_port" >"$work/demo.log" 2>&1 &
   demo_pid=$!
   for _ in $(seq 1 200); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] && break
@@ -141,7 +194,7 @@ done
 # chromedriver, in a session (and process group) of its own, so that the
 # cleanup can end it with every Chromium it starts.
 for _ in 1 2 3; do
-  driver_port=$(free_port)
+  driver_port=${DRIVER_PORT:-$(free_port)}
   XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" \
     setsid "$CHROMEDRIVER" --port="$driver_port" --log-path="$work/chromedriver.log" >"$work/chromedriver.out" 2>&1 &
   driver_pid=$!
@@ -157,13 +210,30 @@ done
 [ -n "$driver_pid" ] || die "chromedriver starts" "$work/chromedriver.out"
 curl -s "http://127.0.0.1:$driver_port/status" | grep -q '"ready": *true' ||
   die "chromedriver is ready" "$work/chromedriver.out"
+
+# The bundle: the README's two snippets (the ```ts blocks of "Connect and
+# gRPC-Web from a browser"), as printed but for the demo's port, each
+# then logging "done"; tsc; esbuild.
+readme_snippet() { # N: the Nth ```ts block of the section
+  awk -v want="$1" '/^##+ / { on = ($0 == "### Connect and gRPC-Web from a browser") } on && /^```ts$/ { n++; code = (n == want); next } /^```$/ { code = 0 } code { print }' README.md |
+    sed "s/localhost:9091/localhost:$http_port/g"
+}
+i=0
+for name in connect grpcweb; do
+  i=$((i + 1))
+  { readme_snippet "$i"; echo 'console.log("done");'; } >"$web/src/readme-$name.ts"
+  [ "$(wc -l <"$web/src/readme-$name.ts")" -gt 3 ] || die "README: snippet $i of \"Connect and gRPC-Web from a browser\""
+done
+(cd "$web" && npm run --silent check && npm run --silent build && cp index.html readme.html dist/) >"$work/bundle.log" 2>&1 ||
+  die "tsc and esbuild (e2e/browser/web)" "$work/bundle.log"
+echo "     (bundle: $(cd "$web/dist" && wc -c clients.js readme-connect.js readme-grpcweb.js | awk '$2 != "total" { printf "%s%s %d KB", sep, $2, $1 / 1024; sep = ", " }'))"
 setup_time=$((SECONDS - script_start))
 
 tests_start=$SECONDS
 rc=0
 "$PYTHON" "$root/e2e/browser/check.py" --webdriver "http://127.0.0.1:$driver_port" \
   --chromium "$CHROMIUM" --user-data-dir "$work/profile" --screenshot "${DOCS_SCREENSHOT:-$work/docs-page.png}" \
-  "http://localhost:$http_port" >"$work/check.out" 2>&1 &
+  --clients "http://127.0.0.1:$static_port" "http://localhost:$http_port" >"$work/check.out" 2>&1 &
 check_pid=$! # waited for in the background, so that a signal ends the run at once
 wait "$check_pid" || rc=$?
 check_pid=""

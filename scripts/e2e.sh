@@ -142,6 +142,31 @@ check "upper: body" "$(printf '%s' "$out" | tail -n1)" '{"msg":"HELLO"}'
 out=$("$grpcurl" -plaintext -d '{"msg": "hello"}' "localhost:$GRPC_PORT" example.v1.MySvc/Upper | tr -d ' \n')
 check "grpcurl upper" "$out" '{"msg":"HELLO"}'
 
+# grpcurl, a grpc-go client, on the demo's HTTP port: the gateway's own
+# gRPC, to the in-process services, with server reflection there too.
+out=$("$grpcurl" -plaintext "localhost:$HTTP_PORT" list | tr '\n' ' ')
+check "grpcurl on the HTTP port: list (reflection)" "$out" \
+  'accounts.v1.AccountService bookstore.v1.BookService example.v1.MySvc grpc.reflection.v1.ServerReflection grpc.reflection.v1alpha.ServerReflection library.v1.LibraryService '
+out=$("$grpcurl" -plaintext -d '{"msg": "hello"}' "localhost:$HTTP_PORT" example.v1.MySvc/Upper | tr -d ' \n')
+check "grpcurl on the HTTP port: upper" "$out" '{"msg":"HELLO"}'
+out=$("$grpcurl" -plaintext -d '{"count": 3, "intervalMs": 50}' "localhost:$HTTP_PORT" example.v1.MySvc/Watch | tr -d ' \n' |
+  sed -E 's/"time":"[^"]*"/"time":"T"/g')
+check "grpcurl on the HTTP port: a server stream" "$out" '{"seq":1,"time":"T"}{"seq":2,"time":"T"}{"seq":3,"time":"T"}'
+out=$("$grpcurl" -plaintext -d '{}' "localhost:$HTTP_PORT" bookstore.v1.BookService/GetBook 2>&1 | tr -d ' \n\t' || true)
+contains "grpcurl on the HTTP port: an error with its details" "$out" \
+  'Code:InvalidArgumentMessage:NameargumentisrequiredDetails:1){"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"name",'
+
+# The README's "Connect, gRPC-Web and gRPC" lines, as printed but for the
+# port (a command continued with "\" is one line): Connect with curl, and
+# grpcurl on the HTTP port.
+mapfile -t protocols < <(awk '/^## / { on = ($0 == "## Connect, gRPC-Web and gRPC") } on && /^```sh$/ { code = 1; next } /^```$/ { code = 0 } code { print }' README.md |
+  sed -E ':a; /\\$/ { N; s/\\\n *//; ba }; s/[[:space:]]+#.*$//; s/localhost:9091/localhost:'"$HTTP_PORT"'/')
+check "README protocols: two commands" "${#protocols[@]}" 2
+out=$(bash -o pipefail -c "${protocols[0]:-false}" 2>/dev/null)
+check "README protocols: ${protocols[0]:-}" "$out" '{"msg":"HELLO"}'
+out=$(bash -o pipefail -c "${protocols[1]:-false}" 2>/dev/null | tr -d ' \n' | sed -E 's/"time":"[^"]*"/"time":"T"/g')
+check "README protocols: ${protocols[1]:-}" "$out" '{"seq":1,"time":"T"}{"seq":2,"time":"T"}{"seq":3,"time":"T"}'
+
 out=$(curl -s -X POST -d '{"msg":"hello"}' "http://127.0.0.1:$HTTP_PORT/api/v1/example/echo")
 check "echo" "$out" '{"msg":"echo: hello"}'
 

@@ -44,7 +44,8 @@ library.v1.LibraryService, and accounts.v1.AccountService, whose requests
 carry protovalidate rules) on a gRPC port, with server reflection and
 health, and serve them as HTTP/JSON on another port, requests checked
 against their rules (a request that breaks one gets 400 and never
-reaches the service), with two custom
+reaches the service), and in Connect, gRPC-Web and gRPC, with server
+reflection, on that port too, with two custom
 routes: GET /files/{id} and a static page under /ui/, their OpenAPI
 document at /openapi.json and /openapi.yaml, and its documentation page,
 with Try-it, at /docs/.
@@ -119,8 +120,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // newDemoGateway is the demo's gateway: the example services in-process
 // (their own instances, not the gRPC port's), with their protovalidate
-// rules checked, the custom routes and the OpenAPI document and the docs
-// page.
+// rules checked, gRPC server reflection for gRPC clients of its port, the
+// custom routes and the OpenAPI document and the docs page.
 func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	comments, err := demoComments()
 	if err != nil {
@@ -136,6 +137,7 @@ func newDemoGateway(opts ...protorest.Option) (*protorest.Gateway, error) {
 	bookstorev1.RegisterBookServiceServer(gw, services.NewBookService())
 	libraryv1.RegisterLibraryServiceServer(gw, services.NewLibrary())
 	accountsv1.RegisterAccountServiceServer(gw, validateexample.NewAccounts())
+	reflection.Register(gw) // grpcurl on the HTTP port, whose gRPC is the gateway's
 	if err := addDemoRoutes(gw); err != nil {
 		return nil, err
 	}
@@ -203,13 +205,15 @@ func addDemoRoutes(gw *protorest.Gateway) error {
 }
 
 // demoCommands are the commands printDemoHelp suggests, $HTTP standing
-// for the HTTP/JSON base URL and $GRPC_PORT for the gRPC port. Each works
+// for the HTTP/JSON base URL, $HTTP_PORT for its port and $GRPC_PORT for
+// the gRPC port. Each works
 // as printed on a machine with Go and curl, against the demo's data (the
 // shelves are shelves/fiction and shelves/poetry): scripts/e2e.sh runs
 // every one of them, and fails on an HTTP error.
 var demoCommands = []string{
 	`curl -X POST -d '{"msg":"hello"}' -i $HTTP/api/v1/example/upper`,
 	`go run github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4 -plaintext -d '{"msg": "hello"}' localhost:$GRPC_PORT example.v1.MySvc/Upper`,
+	`go run github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4 -plaintext -d '{"count": 3, "intervalMs": 300}' localhost:$HTTP_PORT example.v1.MySvc/Watch`,
 	`curl -X POST -d '{"msg":"hello"}' $HTTP/api/v1/example/echo`,
 	`curl -X POST -d '{"msg":"hello"}' -H 'Accept: application/proto' $HTTP/api/v1/example/echo | od -c`,
 	`curl -i $HTTP/v1/books/dune`,
@@ -244,8 +248,10 @@ var demoPages = [][2]string{
 // printDemoHelp prints the demo's addresses, demoCommands to try,
 // demoRefusals and demoPages to open.
 func printDemoHelp(w io.Writer, grpcAddr, httpAddr net.Addr) {
-	fmt.Fprintf(w, "protorest demo\n  gRPC      %s  (reflection and health on)\n  HTTP/JSON %s\n\nTry:\n", grpcAddr, httpAddr)
-	r := strings.NewReplacer("$HTTP", "http://localhost:"+port(httpAddr), "$GRPC_PORT", port(grpcAddr))
+	fmt.Fprintf(w, "protorest demo\n  gRPC      %s  (reflection and health on)\n  HTTP/JSON %s  (and Connect, gRPC-Web and gRPC, reflection on)\n\nTry:\n", grpcAddr, httpAddr)
+	// $HTTP_PORT before $HTTP, its prefix: at one position, the first
+	// match in argument order wins.
+	r := strings.NewReplacer("$HTTP_PORT", port(httpAddr), "$HTTP", "http://localhost:"+port(httpAddr), "$GRPC_PORT", port(grpcAddr))
 	for _, c := range demoCommands {
 		fmt.Fprintf(w, "  %s\n", r.Replace(c))
 	}

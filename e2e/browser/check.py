@@ -7,10 +7,13 @@ demo and chromedriver, and runs:
 
     python3 e2e/browser/check.py --webdriver http://127.0.0.1:PORT \
         --chromium /usr/bin/chromium --user-data-dir DIR \
-        --screenshot docs-page.png http://127.0.0.1:PORT
+        --screenshot docs-page.png [--clients http://127.0.0.1:PORT2] \
+        http://127.0.0.1:PORT
 
 The WebDriver protocol is plain HTTP and JSON, so this needs nothing but
-the standard library: no PyPI, no npm, no browser download.
+the standard library: no PyPI, no npm, no browser download. (--clients
+names the origin serving the npm clients' bundle, which the script builds:
+clients.py.)
 
 Prints an "ok   NAME" or "FAIL NAME" line per check, and "     (...)"
 lines with facts; exits 1 when a check failed, 2 when the browser could
@@ -31,6 +34,9 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tally  # noqa: E402
 from tally import check, fail, info, ok  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clients  # noqa: E402
 
 TITLE_WAIT_S = 30  # the page needs about half a second
 WANT_TITLE = "done: 1,2,3,4,5"
@@ -463,6 +469,9 @@ def main():
     ap.add_argument("--chromium", required=True)
     ap.add_argument("--user-data-dir", required=True)
     ap.add_argument("--screenshot", help="write a picture of the docs page here (PNG)")
+    ap.add_argument("--clients", metavar="URL",
+                    help="the origin (http://127.0.0.1:PORT) serving the bundle of e2e/browser/web: run its "
+                         "connect-web and grpc-web calls and the README's snippets (clients.py)")
     ap.add_argument("base", help="the demo's HTTP address, http://127.0.0.1:PORT")
     a = ap.parse_args()
 
@@ -479,6 +488,9 @@ def main():
                                             note_reconnect)]
         steps.append(("check_docs", lambda wd, base: check_docs(wd, base, a.screenshot)))
         steps.append(("check_docs_stream", check_docs_stream))
+        if a.clients:
+            steps.append(("check_clients", lambda wd, base: clients.check_clients(wd, base, a.clients)))
+            steps.append(("check_readme", lambda wd, base: clients.check_readme(wd, a.clients)))
         for name, step in steps:
             try:
                 step(wd, a.base)

@@ -113,3 +113,27 @@ func (l *Limiter) Open(c Class) int {
 	}
 	return int(l.classes[c].open.Load())
 }
+
+// A Slot is one call's place within its class's cap, from Take. The zero
+// Slot holds none.
+type Slot struct {
+	l *Limiter
+	c Class
+}
+
+// Take is Acquire, as a Slot to give back with its Release.
+func (l *Limiter) Take(c Class) (Slot, error) {
+	if err := l.Acquire(c); err != nil {
+		return Slot{}, err
+	}
+	return Slot{l: l, c: c}, nil
+}
+
+// Release gives s's place back; again, or on the zero Slot, it does
+// nothing.
+func (s *Slot) Release() {
+	if s.l != nil {
+		s.l.Release(s.c)
+		s.l = nil
+	}
+}

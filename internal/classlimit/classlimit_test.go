@@ -116,3 +116,38 @@ func BenchmarkAcquireRelease(b *testing.B) {
 		}
 	})
 }
+
+// TestSlot: a Slot gives its place back once, however often it is
+// released; the zero Slot and a nil limiter's hold none.
+func TestSlot(t *testing.T) {
+	t.Parallel()
+	l := New(Caps{Unary: 1})
+	s, err := l.Take(Unary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Take(Unary); err == nil {
+		t.Fatal("a second unary call beside a held slot was let in")
+	}
+	s.Release()
+	s.Release()
+	if l.Open(Unary) != 0 {
+		t.Fatalf("open after releasing one slot twice: %d, want 0", l.Open(Unary))
+	}
+	s2, err := l.Take(Unary)
+	if err != nil {
+		t.Fatalf("after the release: %v", err)
+	}
+	var zero Slot
+	zero.Release()
+	if l.Open(Unary) != 1 {
+		t.Errorf("the zero Slot's release changed the count: %d", l.Open(Unary))
+	}
+	s2.Release()
+	var none *Limiter
+	s3, err := none.Take(Unary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Release()
+}

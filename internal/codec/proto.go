@@ -49,6 +49,16 @@ func (Proto) Marshal(m proto.Message) ([]byte, error) {
 	return proto.Marshal(m)
 }
 
+// Size returns the length of m's binary form: SizeVT's for a message
+// vtprotobuf generated it for, proto.Size's (which caches it in m, see
+// AppendMarshalSized) for any other.
+func (Proto) Size(m proto.Message) int {
+	if vt, ok := m.(vtSizedMarshaler); ok {
+		return vt.SizeVT()
+	}
+	return proto.Size(m)
+}
+
 // AppendMarshal appends the binary form of m to b, as Marshal writes it,
 // so that a pooled buffer serves.
 func (c Proto) AppendMarshal(b []byte, m proto.Message) ([]byte, error) {
@@ -91,6 +101,23 @@ func (c Proto) AppendMarshalWithin(b []byte, m proto.Message, max int) ([]byte, 
 		return b, ErrTooLarge
 	}
 	return proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(b, m)
+}
+
+// AppendMarshalSized is AppendMarshalWithin for a message whose size
+// Size has just measured, unchanged since: the sizes proto.Size cached in
+// m and the messages m holds are taken, not measured again.
+func (c Proto) AppendMarshalSized(b []byte, m proto.Message, max int) ([]byte, error) {
+	if _, ok := m.(vtSizedMarshaler); ok {
+		return c.AppendMarshalWithin(b, m, max)
+	}
+	if _, ok := m.(vtMarshaler); ok {
+		return c.AppendMarshalWithin(b, m, max)
+	}
+	o := proto.MarshalOptions{UseCachedSize: true}
+	if max > 0 && o.Size(m) > max {
+		return b, ErrTooLarge
+	}
+	return o.MarshalAppend(b, m)
 }
 
 // Unmarshal decodes the binary wire format into m, merging into what m

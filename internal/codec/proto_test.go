@@ -335,3 +335,67 @@ func TestProtoAppendMarshalWithin(t *testing.T) {
 		})
 	}
 }
+
+// mapProbe is probe with a map, whose measuring allocates.
+func mapProbe() *confv1.Probe {
+	p := probe()
+	p.Labels = map[string]string{"color": "red"}
+	return p
+}
+
+// TestProtoAppendMarshalSized: after Size, AppendMarshalSized writes what
+// AppendMarshalWithin writes, within the same limit.
+func TestProtoAppendMarshalSized(t *testing.T) {
+	t.Parallel()
+	base := mapProbe()
+	want, err := proto.Marshal(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(want)
+	for _, tt := range []struct {
+		name string
+		msg  func() proto.Message
+	}{
+		{"proto", func() proto.Message { return proto.Clone(base) }},
+		{"vtprotobuf", func() proto.Message { m, _ := newVT(proto.Clone(base)); return m }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, max := range []int{0, n, n + 1} {
+				m := tt.msg()
+				if got := (Proto{}).Size(m); got != n {
+					t.Errorf("Size = %d, want %d", got, n)
+				}
+				got, err := Proto{}.AppendMarshalSized([]byte("x"), m, max)
+				if err != nil || string(got) != "x"+string(want) {
+					t.Errorf("max %d (%d bytes): %x, %v", max, n, got, err)
+				}
+			}
+			m := tt.msg()
+			Proto{}.Size(m)
+			got, err := Proto{}.AppendMarshalSized([]byte("x"), m, n-1)
+			if !errors.Is(err, ErrTooLarge) || string(got) != "x" {
+				t.Errorf("max %d (%d bytes): %q, %v; want ErrTooLarge, nothing appended", n-1, n, got, err)
+			}
+		})
+	}
+}
+
+// TestProtoAppendMarshalSizedMeasuresOnce: a message with a map, measured
+// by Size, is not measured again (fewer allocations than
+// AppendMarshalWithin). Not parallel: testing.AllocsPerRun.
+func TestProtoAppendMarshalSizedMeasuresOnce(t *testing.T) {
+	m := mapProbe()
+	buf := make([]byte, 0, 2*proto.Size(m))
+	sized := testing.AllocsPerRun(20, func() {
+		Proto{}.Size(m)
+		Proto{}.AppendMarshalSized(buf[:0], m, 0)
+	})
+	within := testing.AllocsPerRun(20, func() {
+		Proto{}.Size(m)
+		Proto{}.AppendMarshalWithin(buf[:0], m, 0)
+	})
+	if sized >= within {
+		t.Errorf("Size and AppendMarshalSized: %v allocations, not fewer than AppendMarshalWithin's %v", sized, within)
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/protorest/protorest/internal/bind"
 	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/compress"
 	"github.com/protorest/protorest/internal/headers"
 	"github.com/protorest/protorest/internal/httperr"
@@ -91,6 +92,9 @@ type Exchange struct {
 	// Recorder, if not nil, is told what passes to the Sink once the
 	// call is made.
 	Recorder Recorder
+	// Slot is the call's place within its class's cap
+	// (classlimit.Limiter.Take), given back by CallEnded or Put.
+	Slot classlimit.Slot
 
 	recorded recordedSink     // the Sink in front of the Sink, with a Recorder
 	unary    render.Unary     // the sink of a call with one response
@@ -127,6 +131,7 @@ func Get(env *Env, w http.ResponseWriter, r *http.Request) *Exchange {
 // one that reads the request body: BodySource.Stop has ended that, so a
 // decoded body's decoder goes back to its pool all the same).
 func Put(x *Exchange) {
+	x.Slot.Release()
 	if x.coded != nil {
 		x.coded.Close()
 		x.coded = nil
@@ -214,6 +219,14 @@ func (x *Exchange) Invoke() {
 		x.Sink = &x.recorded
 	}
 	x.Binding.Invoker.Invoke(x)
+}
+
+// CallEnded gives back the call's place within its class's cap, for an
+// invoker whose call has ended before its answer is written: a reader
+// that is slow to take the answer holds the response budget and its
+// write timeout, not a place that the calls to come need.
+func (x *Exchange) CallEnded() {
+	x.Slot.Release()
 }
 
 // Scratch returns a pooled buffer that lives as long as the exchange.

@@ -58,9 +58,16 @@ type EnvelopeFollower struct {
 // is one; stream says whether the body is a stream (see
 // EnvelopeFollower).
 func NewEnvelopeFollower(body io.Reader, max int, stream bool) *EnvelopeFollower {
-	f := &EnvelopeFollower{body: body, clock: clockOf(body), max: max, stream: stream}
-	f.cond.L = &f.mu
+	f := new(EnvelopeFollower)
+	f.Init(body, max, stream)
 	return f
+}
+
+// Init makes f, a zero EnvelopeFollower, what NewEnvelopeFollower
+// returns, in an allocation of the caller's.
+func (f *EnvelopeFollower) Init(body io.Reader, max int, stream bool) {
+	f.body, f.clock, f.max, f.stream = body, clockOf(body), max, stream
+	f.cond.L = &f.mu
 }
 
 // Read reads the body; see EnvelopeFollower.

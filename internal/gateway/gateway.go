@@ -6,7 +6,9 @@
 package gateway
 
 import (
+	"maps"
 	"net/http"
+	"sync"
 
 	"google.golang.org/grpc"
 
@@ -40,10 +42,21 @@ type Gateway struct {
 	served    protocols.Set     // the RPC protocols served
 	remotes   remote.Backends
 	openapi   openapi.Cache
+
+	servicesMu sync.Mutex
+	services   map[string]grpc.ServiceInfo // the in-process ones, by name
 }
 
 // ServeHTTP serves r through the edge chain, then the router.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.head.ServeHTTP(w, r) }
+
+// GetServiceInfo returns the services registered in-process
+// (RegisterService), by name, as a grpc.Server lists them.
+func (g *Gateway) GetServiceInfo() map[string]grpc.ServiceInfo {
+	g.servicesMu.Lock()
+	defer g.servicesMu.Unlock()
+	return maps.Clone(g.services)
+}
 
 // Err returns the options' mistakes, joined; nil if there are none.
 func (g *Gateway) Err() error { return g.err }

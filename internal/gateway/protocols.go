@@ -62,7 +62,8 @@ func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.
 	r.Pattern = ep.Pattern
 	b := ep.Binding
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, false)
-	if err := g.classes.Acquire(class); err != nil {
+	slot, err := g.classes.Take(class)
+	if err != nil {
 		g.refuse(w, r, err, b.ClientStreams, func(w http.ResponseWriter, r *http.Request, err error) {
 			if rec, ok := exchange.RecorderFrom(r.Context()); ok {
 				rec.Ended(err)
@@ -71,6 +72,5 @@ func (g *Gateway) serveRPC(w http.ResponseWriter, r *http.Request, ep *exchange.
 		})
 		return
 	}
-	defer g.classes.Release(class)
-	ep.Handler.ServeHTTP(w, r)
+	protocols.ServeInSlot(ep.Handler, w, r, slot)
 }

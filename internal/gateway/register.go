@@ -82,7 +82,25 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) error {
 		}
 		return err
 	}
+	g.listService(desc)
 	return nil
+}
+
+// listService adds desc to the services GetServiceInfo lists.
+func (g *Gateway) listService(desc *grpc.ServiceDesc) {
+	info := grpc.ServiceInfo{Metadata: desc.Metadata}
+	for _, m := range desc.Methods {
+		info.Methods = append(info.Methods, grpc.MethodInfo{Name: m.MethodName})
+	}
+	for _, s := range desc.Streams {
+		info.Methods = append(info.Methods, grpc.MethodInfo{Name: s.StreamName, IsClientStream: s.ClientStreams, IsServerStream: s.ServerStreams})
+	}
+	g.servicesMu.Lock()
+	defer g.servicesMu.Unlock()
+	if g.services == nil {
+		g.services = map[string]grpc.ServiceInfo{}
+	}
+	g.services[desc.ServiceName] = info
 }
 
 // replace swaps the entries and services in drop for those in add and

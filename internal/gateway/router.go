@@ -54,14 +54,14 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	class := classlimit.Of(b.ClientStreams, b.ServerStreams, upgrade)
-	if err := g.classes.Acquire(class); err != nil {
+	slot, err := g.classes.Take(class)
+	if err != nil {
 		g.refuse(w, r, err, b.ClientStreams, g.env.Render.ErrorHandler)
 		return
 	}
-	defer g.classes.Release(class)
 	x := exchange.Get(&g.env, w, r)
 	defer exchange.Put(x)
-	x.Match, x.Binding, x.Recorder = m, b, rec
+	x.Match, x.Binding, x.Recorder, x.Slot = m, b, rec, slot
 	if upgrade {
 		ws.Serve(x)
 		return

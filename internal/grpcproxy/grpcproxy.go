@@ -32,6 +32,7 @@ import (
 	"github.com/protorest/protorest/internal/budget"
 	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/headers"
+	"github.com/protorest/protorest/internal/httperr"
 )
 
 // Settings are the limits and the metadata policy a proxy obeys: a
@@ -126,7 +127,7 @@ type proxy struct {
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l := p.s.Limiter; l != nil {
 		if err := l.Acquire(classlimit.GRPC); err != nil {
-			writeStatus(w, status.Convert(err))
+			httperr.WriteGRPCStatus(w, "application/grpc", status.Convert(err))
 			return
 		}
 		defer l.Release(classlimit.GRPC)

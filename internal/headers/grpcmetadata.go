@@ -38,7 +38,7 @@ func grpcKey(key string) (string, bool) {
 	if key == "Content-Length" {
 		return "", false
 	}
-	return strings.ToLower(key), true
+	return lowerKey(key), true
 }
 
 // rpcKey is the metadata key of a Connect, gRPC-Web or gRPC call's header

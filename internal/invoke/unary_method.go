@@ -37,6 +37,7 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 		dec = s.decoding(dec)
 	}
 	resp, err := m.call(ctx, dec, method, x.Env.PanicHook)
+	x.CallEnded()
 	if err == nil && ctx.Err() != nil {
 		// As on a grpc.Server: a call whose deadline passed (or whose
 		// client left) fails, whatever the handler returned.

@@ -42,7 +42,8 @@ func (s *Server) limitBody(c *call, clientStreams bool) {
 		body = c.clock
 	}
 	if enveloped(r) {
-		c.follower = framing.NewEnvelopeFollower(body, s.env.MaxMessage(), clientStreams)
+		c.follower = &c.envelopes
+		c.follower.Init(body, s.env.MaxMessage(), clientStreams)
 		if !clientStreams {
 			// One message is taken as it is read (connect-go reads it
 			// whole before the call): the reads after it look for the

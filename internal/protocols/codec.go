@@ -1,19 +1,34 @@
 package protocols
 
 import (
+	"bytes"
 	"fmt"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/bufpool"
 	"github.com/protorest/protorest/internal/negotiate"
 )
 
 // inbound is a request message as connect-go hands it over: its bytes,
-// undecoded, in the call's format (formatOf). The method's request plan
-// decodes them once, into the type the method takes (in-process) or
-// straight to the wire (remote). connect-go leaves an empty message's
-// alone (no Unmarshal): no bytes.
-type inbound struct{ data []byte }
+// undecoded, in the call's format (formatOf), in a pooled buffer. The
+// method's request plan decodes them once, into the type the method
+// takes (in-process) or straight to the wire (remote), as REST's pooled
+// body is. connect-go leaves an empty message's alone (no Unmarshal): no
+// bytes.
+type inbound struct {
+	data []byte
+	buf  *bytes.Buffer // holds data; nil before the first message
+}
+
+// release gives in's buffer back, once the call is over: its bytes are
+// read no more.
+func (in *inbound) release() {
+	if in.buf != nil {
+		bufpool.Put(in.buf)
+		in.buf, in.data = nil, nil
+	}
+}
 
 // outbound is a response message for connect-go to write, already
 // encoded by the method's response plan (render.Config.Render).
@@ -47,12 +62,17 @@ func (c *messageCodec) MarshalAppend(dst []byte, v any) ([]byte, error) {
 }
 
 // Unmarshal keeps a copy of data (connect-go reuses its buffer) in v, an
-// *inbound.
+// *inbound, in its pooled buffer.
 func (c *messageCodec) Unmarshal(data []byte, v any) error {
 	in, ok := v.(*inbound)
 	if !ok {
 		return fmt.Errorf("protorest: cannot decode into %T", v)
 	}
-	in.data = append(in.data[:0], data...)
+	if in.buf == nil {
+		in.buf = bufpool.Get()
+	}
+	in.buf.Reset()
+	in.buf.Write(data)
+	in.data = in.buf.Bytes()
 	return nil
 }

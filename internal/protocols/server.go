@@ -1,6 +1,7 @@
 package protocols
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"runtime/debug"
@@ -11,6 +12,8 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/bufpool"
+	"github.com/protorest/protorest/internal/classlimit"
 	"github.com/protorest/protorest/internal/codec"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/framing"
@@ -124,9 +127,28 @@ func (s *Server) recovered(_ context.Context, spec connect.Spec, _ http.Header, 
 // gateway's limits (limitBody), then the method's invoker makes it. A
 // gRPC-Web text call is served as a binary one (asBinaryWeb).
 func (m *method) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.serve(w, r, classlimit.Slot{})
+}
+
+// ServeInSlot serves a call with h, a Handler's, in slot, its place
+// within its class's cap: the call's exchange gives it back once the
+// method's call has ended (exchange.CallEnded), the handler at the
+// latest.
+func ServeInSlot(h http.Handler, w http.ResponseWriter, r *http.Request, slot classlimit.Slot) {
+	m, ok := h.(*method)
+	if !ok {
+		defer slot.Release()
+		h.ServeHTTP(w, r)
+		return
+	}
+	m.serve(w, r, slot)
+}
+
+// serve is ServeHTTP in slot.
+func (m *method) serve(w http.ResponseWriter, r *http.Request, slot classlimit.Slot) {
 	// A bidirectional stream over HTTP/1.x is read in full duplex, below.
 	duplex := m.b.ClientStreams && m.b.ServerStreams && r.ProtoMajor < 2
-	c := &call{r: r}
+	c := &call{r: r, slot: slot}
 	if c.unread.Init(w, r, duplex, m.s.env.ReadIdleTimeout) {
 		defer c.unread.Finish()
 		w = &c.unread
@@ -183,14 +205,20 @@ type call struct {
 	cost     budget.Hold               // of a unary response, held until it is written
 	lift     func()                    // lifts its write deadline, or nil
 	called   bool                      // the method's invoker was reached
+	slot     classlimit.Slot           // its place within its class's cap, until its exchange takes it
 
-	// In the call's allocation: the request body (limitBody), what
-	// becomes of an HTTP/1.x body not read to its end, and a call with
-	// one response keeps it here.
-	body   limitedBody
-	unread h1framing.Unread
-	one    one
-	out    outbound
+	// In the call's allocation: the request body (limitBody) and its
+	// envelopes' follower, what becomes of an HTTP/1.x body not read to
+	// its end, and a call with one response keeps it here, encoded in
+	// buf, and returns it in res (both pooled, given back by end, once
+	// connect-go has written them).
+	body      limitedBody
+	envelopes framing.EnvelopeFollower
+	unread    h1framing.Unread
+	one       one
+	out       outbound
+	buf       *bytes.Buffer
+	res       *connect.Response[outbound]
 }
 
 type callKey struct{}
@@ -204,9 +232,10 @@ func (c *call) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// end gives back what the call held: its response's cost, its write
-// deadline, its request body's follower and clock.
+// end gives back what the call held: its slot, its response's cost and
+// buffer, its write deadline, its request body's follower and clock.
 func (c *call) end() {
+	c.slot.Release()
 	c.cost.Release()
 	if c.lift != nil {
 		c.lift()
@@ -218,6 +247,13 @@ func (c *call) end() {
 		c.clock.Release()
 		clocks.Put(c.clock)
 	}
+	if c.buf != nil {
+		bufpool.KeepRoom(c.buf, cap(c.out.body))
+		bufpool.Put(c.buf)
+	}
+	if c.res != nil {
+		putResponse(c.res)
+	}
 }
 
 // exchange returns a pooled exchange for the call whose context ctx
@@ -228,6 +264,7 @@ func (m *method) exchange(ctx context.Context) (*exchange.Exchange, *call) {
 	x := exchange.Get(m.s.env, c.w, c.r)
 	x.SetContext(ctx)
 	x.Binding, x.Recorder, x.RPC = m.b, c.rec, true
+	x.Slot, c.slot = c.slot, classlimit.Slot{}
 	x.Match = *c.match
 	return x, c
 }

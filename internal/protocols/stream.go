@@ -23,6 +23,7 @@ import (
 // serverStream makes a server-streaming call: its one request as a unary
 // call's, its responses sent as the method sends them.
 func (m *method) serverStream(ctx context.Context, req *connect.Request[inbound], ss *connect.ServerStream[outbound]) error {
+	defer req.Msg.release()
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
 	setInput(x, c.format)
@@ -58,6 +59,7 @@ func (m *method) bindStream(x *exchange.Exchange, c *call, conn connect.Streamin
 // is what connect-go ends the stream with.
 func (m *method) stream(ctx context.Context, x *exchange.Exchange, c *call, conn connect.StreamingHandlerConn) error {
 	out := &streamSink{conn: conn, ctx: ctx, w: c.w, cfg: &m.s.env.Render, plan: m.b.Response, format: c.format}
+	out.direct.w = c.w
 	x.Sink = out
 	x.Invoke()
 	return connectError(out.err)
@@ -88,6 +90,7 @@ type connReader struct {
 
 func (r *connReader) Next() ([]byte, error) {
 	if err := r.conn.Receive(&r.in); err != nil {
+		r.in.release() // the last message was taken before this read
 		if errors.Is(err, io.EOF) {
 			return nil, io.EOF
 		}
@@ -118,7 +121,16 @@ type streamSink struct {
 	headerSent bool  // the header metadata is written
 	lost       error // a message that could not be rendered, or sent
 	err        error
+	out        outbound  // the message being sent
+	buf        []byte    // the last message's encoding, kept for the next
+	direct     envelopes // writes the messages after the first
 }
+
+// maxKeptBuffer is the largest encoding buffer a stream keeps from one
+// message to the next: a larger one goes, so that a stream that sent
+// one large message does not hold its memory, uncounted by the response
+// budget, while it is idle.
+const maxKeptBuffer = 64 << 10
 
 // SendHeader sends the header now, before any message (grpc.SendHeader),
 // as connect-go has no call for it: the header metadata and connect-go's
@@ -146,8 +158,16 @@ func (s *streamSink) SendHeader(header metadata.MD) error {
 	return nil
 }
 
+// Send renders msg, in the buffer the last message was encoded in when
+// the plan builds its bodies (render.Response.Builds), and sends it:
+// through connect-go, which copies it into its envelope before Send
+// returns, or, after the first, in an envelope of its own (envelopes).
 func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
-	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, nil, msg, s.format)
+	s.mu.Lock()
+	buf := s.buf
+	s.buf = nil
+	s.mu.Unlock()
+	body, _, cost, err := s.cfg.Render(s.ctx, s.plan, buf, msg, s.format)
 	defer cost.Release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,9 +180,22 @@ func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
 	}
 	s.header(header)
 	defer render.LimitWrite(s.w, s.cfg.WriteTimeout)()
-	if err := s.conn.Send(&outbound{body: body}); err != nil {
-		s.lost = statusOf(err)
+	if s.direct.on {
+		err = s.direct.write(s.ctx, body)
+	} else {
+		s.out.body = body
+		err = statusOf(s.conn.Send(&s.out))
+		s.out.body = nil
+		if err == nil && !s.direct.decided {
+			s.direct.decide(s.w.Header())
+		}
+	}
+	if err != nil {
+		s.lost = err
 		return s.lost
+	}
+	if s.plan.Builds() && cap(body) <= maxKeptBuffer {
+		s.buf = body[:0]
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/protorest/protorest/internal/bufpool"
 	"github.com/protorest/protorest/internal/exchange"
 	"github.com/protorest/protorest/internal/negotiate"
 	"github.com/protorest/protorest/internal/render"
@@ -19,6 +20,7 @@ var errInternal = errors.New("internal error in the gateway")
 // request plan, go to the invoker; its response and metadata come back
 // for connect-go to write.
 func (m *method) unary(ctx context.Context, req *connect.Request[inbound]) (*connect.Response[outbound], error) {
+	defer req.Msg.release()
 	x, c := m.exchange(ctx)
 	defer exchange.Put(x)
 	setInput(x, c.format)
@@ -35,7 +37,9 @@ func setInput(x *exchange.Exchange, format *negotiate.Format) {
 
 // callOne calls the method with x's request, for one response, which it
 // renders (render.Config.Render: within the response limit, its cost
-// taken from the budget until c ends, and its writing timed).
+// taken from the budget until c ends, and its writing timed), in a pooled
+// buffer when the plan builds its body (render.Response.Builds): c's,
+// given back when c ends.
 func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*connect.Response[outbound], error) {
 	out := &c.one
 	x.Sink = out
@@ -53,7 +57,12 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 		return nil, connect.NewError(connect.CodeInternal, errors.New("the method sent no response"))
 	}
 	cfg := &m.s.env.Render
-	body, _, cost, err := cfg.Render(ctx, m.b.Response, nil, out.msg, c.format)
+	var dst []byte
+	if m.b.Response.Builds() {
+		c.buf = bufpool.Get()
+		dst = c.buf.AvailableBuffer()
+	}
+	body, _, cost, err := cfg.Render(ctx, m.b.Response, dst, out.msg, c.format)
 	if err != nil {
 		if x.Recorder != nil {
 			x.Recorder.Ended(err)
@@ -62,7 +71,8 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 	}
 	c.cost, c.lift = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
 	c.out.body = body
-	return connect.NewResponse(&c.out), nil
+	c.res = getResponse(&c.out)
+	return c.res, nil
 }
 
 // one is the exchange.Sink of a call with one response: it keeps what

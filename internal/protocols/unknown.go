@@ -3,11 +3,11 @@ package protocols
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/protorest/protorest/internal/httperr"
 	"github.com/protorest/protorest/internal/text"
 )
 
@@ -27,10 +27,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, p Protocol, err error) {
 	h := w.Header()
 	switch p {
 	case GRPC, GRPCWeb, GRPCWebText:
-		h.Set("Content-Type", mediaType(r.Header.Get("Content-Type")))
-		h.Set("Grpc-Status", strconv.Itoa(int(st.Code())))
-		h.Set("Grpc-Message", grpcMessage(st.Message()))
-		w.WriteHeader(http.StatusOK)
+		httperr.WriteGRPCStatus(w, mediaType(r.Header.Get("Content-Type")), st)
 		return
 	}
 	code := connectHTTPStatus[st.Code()]
@@ -73,22 +70,6 @@ func connectCodeName(c codes.Code) string {
 			ch += 'a' - 'A'
 		}
 		out = append(out, ch)
-	}
-	return string(out)
-}
-
-// grpcMessage percent-encodes a Grpc-Message value, as gRPC asks: every
-// byte outside printable ASCII, and '%'.
-func grpcMessage(s string) string {
-	const hex = "0123456789ABCDEF"
-	var out []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c <= 0x7e && c != '%' {
-			out = append(out, c)
-			continue
-		}
-		out = append(out, '%', hex[c>>4], hex[c&15])
 	}
 	return string(out)
 }

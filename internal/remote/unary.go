@@ -60,6 +60,7 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 	c := new(unaryCall) // one allocation for the metadata and the options
 	c.opts = [...]grpc.CallOption{grpc.Header(&c.header), grpc.Trailer(&c.trailer), m.Recv.option()}
 	err = m.Conn.Invoke(ctx, x.Binding.FullMethod, in, out, c.opts[:]...)
+	x.CallEnded()
 	if herr := m.Recv.CheckHeader(c.header, c.trailer); herr != nil {
 		x.Sink.Finish(herr, nil, nil)
 		return

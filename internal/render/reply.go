@@ -126,7 +126,8 @@ func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.
 	if hold, err = b.Take(ctx, cost(estimate)); err != nil {
 		return nil, "", hold, ErrBusy
 	}
-	body, contentType, err = p.Append(dst, msg, f, c.MaxBody)
+	sized := estimate > 0 && !p.Wire // Holding measured msg
+	body, contentType, err = p.Append(dst, msg, f, c.MaxBody, sized)
 	if err != nil {
 		hold.Release()
 		return nil, "", hold, err
@@ -144,7 +145,7 @@ func (c *Config) Render(ctx context.Context, p *Response, dst []byte, msg proto.
 	if hold, err = b.Take(ctx, n); err != nil {
 		return nil, "", hold, ErrBusy
 	}
-	if body, contentType, err = p.Append(dst, msg, f, c.MaxBody); err != nil {
+	if body, contentType, err = p.Append(dst, msg, f, c.MaxBody, sized); err != nil {
 		hold.Release()
 		return nil, "", hold, err
 	}

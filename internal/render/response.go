@@ -79,12 +79,14 @@ func NewWireMessage() *emptypb.Empty { return new(emptypb.Empty) }
 // backend's binary response). A body of more than max bytes (0: no limit)
 // is a 500 "response too large" (TooLarge), and the built-in codecs stop
 // encoding as soon as they pass it (the JSON codec at its own MaxBytes,
-// which the gateway sets to max).
-func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format, max int) (body []byte, contentType string, err error) {
+// which the gateway sets to max). sized says that codec.Proto's Size has
+// just measured msg (Holding), so that the binary codec takes the sizes
+// it cached.
+func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format, max int, sized bool) (body []byte, contentType string, err error) {
 	if p.Wire {
 		body, contentType, err = p.appendWire(dst, msg.ProtoReflect().GetUnknown(), f, max)
 	} else {
-		body, contentType, err = p.appendMessage(dst, msg, f, max)
+		body, contentType, err = p.appendMessage(dst, msg, f, max, sized)
 	}
 	if errors.Is(err, codec.ErrTooLarge) || err == nil && max > 0 && len(body) > max {
 		return nil, "", TooLarge(max)
@@ -92,13 +94,19 @@ func (p *Response) Append(dst []byte, msg proto.Message, f *negotiate.Format, ma
 	return body, contentType, err
 }
 
+// Builds reports whether Append always builds its body in dst, or in a
+// buffer it grew from dst: never the bytes of a message's own (a
+// google.api.HttpBody's data, a backend's response), so that the caller
+// may write in the body once it is sent.
+func (p *Response) Builds() bool { return !p.Wire && p.Raw == nil }
+
 // Holding estimates the most bytes that rendering msg in format f holds
 // at once, from its protobuf size n (a remote backend's wire bytes are
 // that size; a method's message is measured): the message, its encoding,
 // and the encoder's bookkeeping (see holdingFactor).
 func (p *Response) Holding(msg proto.Message, f *negotiate.Format) int {
 	if !p.Wire {
-		n := proto.Size(msg)
+		n := codec.Proto{}.Size(msg)
 		switch {
 		case p.Raw != nil:
 			return n // the body is the google.api.HttpBody's own data
@@ -172,11 +180,12 @@ func (p *Response) appendWire(dst []byte, data []byte, f *negotiate.Format, max 
 	if err := proto.Unmarshal(data, msg); err != nil {
 		return nil, "", status.Error(codes.Internal, "decoding the backend's response: "+text.CleanError(err))
 	}
-	return p.appendMessage(dst, msg, f, max)
+	return p.appendMessage(dst, msg, f, max, false)
 }
 
-// appendMessage encodes msg, a message of the method's output type.
-func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format, max int) (body []byte, contentType string, err error) {
+// appendMessage encodes msg, a message of the method's output type; sized
+// as Append's.
+func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.Format, max int, sized bool) (body []byte, contentType string, err error) {
 	pm := msg.ProtoReflect()
 	contentType = f.Media
 	parent := pm
@@ -194,6 +203,8 @@ func (p *Response) appendMessage(dst []byte, msg proto.Message, f *negotiate.For
 			contentType = codec.MediaOctetStream
 		}
 		body = target.Get(p.Raw.Data).Bytes()
+	case p.field == nil && sized && f.Proto && f.JSON == nil:
+		body, err = codec.Proto{}.AppendMarshalSized(dst, msg, max)
 	case p.field == nil:
 		body, err = marshal(dst, f, msg, max)
 	case p.isMessage:

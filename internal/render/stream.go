@@ -191,7 +191,7 @@ func (s *Stream) Finish(err error, header, trailer metadata.MD) {
 	if trailers {
 		h := s.W.Header()
 		h.Set(http.TrailerPrefix+"Grpc-Status", strconv.Itoa(int(st.Code())))
-		h.Set(http.TrailerPrefix+"Grpc-Message", st.Message())
+		h.Set(http.TrailerPrefix+"Grpc-Message", httperr.GRPCMessage(st.Message()))
 		headers.Write(h, trailer, s.Cfg.Headers.OutgoingTrailer, http.TrailerPrefix)
 	}
 }

@@ -8,17 +8,21 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // gzipBomb sends calls gRPC calls of Upload at once through serve's gRPC
 // pass-through (its REST port, h2c), each one message that gzip shrinks
-// from inflate bytes to about 61 KB, and counts the grpc-status of each.
-func gzipBomb(ctx context.Context, e *attackEnv, calls, inflate int) string {
+// from inflate bytes to about 61 KB, and again as soon as they are
+// answered, for hold; it counts the grpc-status of each.
+func gzipBomb(ctx context.Context, e *attackEnv, calls, inflate int, hold time.Duration) string {
 	body := bombFrame(inflate)
 	client := h2cClient()
 	defer client.CloseIdleConnections()
-	statuses := atOnce(calls, func() string { return grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body) })
-	return fmt.Sprintf("%d calls of %d bytes each: %s", calls, len(body), errorText(statuses))
+	statuses, waves := inWaves(ctx, hold, calls, func() string {
+		return grpcCall(ctx, client, e.serve.url("/"+probeService+"/Upload"), body)
+	})
+	return fmt.Sprintf("%d waves of %d calls of %d bytes each: %s", waves, calls, len(body), errorText(statuses))
 }
 
 // bombFrame is a gRPC message, compressed: a google.protobuf.BytesValue

@@ -20,8 +20,10 @@ const unaryPath = "/v1/bytes?value=43000"
 func attackList(z attackSizes) []attack {
 	held := []grpc.ServerOption{grpc.MaxConcurrentStreams(uint32(z.held))}
 	return []attack{
-		{name: "gzip-bomb", desc: fmt.Sprintf("gzip bomb through the gRPC pass-through: %d calls at once, each one gzipped message that inflates to %s", z.bombCalls, mib(int64(z.bombBytes)/1024)),
-			run: func(ctx context.Context, e *attackEnv) string { return gzipBomb(ctx, e, z.bombCalls, z.bombBytes) }},
+		{name: "gzip-bomb", desc: fmt.Sprintf("gzip bomb through the gRPC pass-through: %d calls at once, each one gzipped message that inflates to %s, again as soon as they are answered, for %s", z.bombCalls, mib(int64(z.bombBytes)/1024), z.hold),
+			run: func(ctx context.Context, e *attackEnv) string {
+				return gzipBomb(ctx, e, z.bombCalls, z.bombBytes, z.hold)
+			}},
 		{name: "zero-window-unary", desc: fmt.Sprintf("HTTP/2 readers that never open their window (SETTINGS_INITIAL_WINDOW_SIZE 0): %d streams, 100 a connection, each a 58 KB unary answer, held %s", z.windowStreams, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string {
 				return zeroWindow(ctx, e, z.windowStreams, unaryPath, z.hold)
@@ -32,12 +34,12 @@ func attackList(z attackSizes) []attack {
 			}},
 		{name: "slow-readers", desc: fmt.Sprintf("slow HTTP/1.1 readers: %d connections (4 KiB receive buffers), each a 58 KB unary answer read at 100 bytes/s for %s", z.slowReaders, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string { return slowReaders(ctx, e, z.slowReaders, z.hold) }},
-		{name: "large-reply", desc: "one 60 MiB upstream reply (a response may be 4 MiB)",
-			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, 1) }},
-		{name: "large-replies", desc: fmt.Sprintf("%d 60 MiB upstream replies at once", z.largeBatch),
-			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, z.largeBatch) }},
-		{name: "decoding-bomb", desc: fmt.Sprintf("%d JSON bodies at once, each a list of %d zeros (4 MB) that decode to as many google.protobuf.Value", z.decodeBodies, decodeValues),
-			run: func(ctx context.Context, e *attackEnv) string { return decodingBomb(ctx, e, z.decodeBodies) }},
+		{name: "large-reply", desc: fmt.Sprintf("one 60 MiB upstream reply (a response may be 4 MiB), one after the other for %s", z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, 1, z.hold) }},
+		{name: "large-replies", desc: fmt.Sprintf("%d 60 MiB upstream replies at once, again as soon as they are answered, for %s", z.largeBatch, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return largeReplies(ctx, e, z.largeBatch, z.hold) }},
+		{name: "decoding-bomb", desc: fmt.Sprintf("%d JSON bodies at once, each a list of %d zeros (4 MB) that decode to as many google.protobuf.Value, again as soon as they are answered, for %s", z.decodeBodies, decodeValues, z.hold),
+			run: func(ctx context.Context, e *attackEnv) string { return decodingBomb(ctx, e, z.decodeBodies, z.hold) }},
 		{name: "held-passthrough", upstream: held, desc: fmt.Sprintf("an upstream that allows %d concurrent streams a connection, and %d gRPC pass-through server streams held (over one h2c connection to serve), for %s", z.held, z.held, z.hold),
 			run: func(ctx context.Context, e *attackEnv) string { return holdPassThrough(ctx, e, z.held, z.hold) }},
 		{name: "held-streams", upstream: held, desc: fmt.Sprintf("the same, %d REST server streams held (GET /v1/hold, HTTP/1.1)", z.held),

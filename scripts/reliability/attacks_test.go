@@ -49,8 +49,9 @@ func TestLegitStats(t *testing.T) {
 	}{
 		{legitStats{}, "no request finished"},
 		{legitStats{took: took}, "100 of 100 answered 200; p50 51 ms, p99 100 ms"},
-		{legitStats{took: took[:1], failed: 2, cut: 1}, "1 of 4 answered 200; p50 1.0 ms, p99 1.0 ms; 2 failed or timed out (5s); 1 still waiting at the end"},
-		{legitStats{failed: 3}, "0 of 3 answered 200; 3 failed or timed out (5s)"},
+		{legitStats{took: took[:1], failed: map[string]int{"timeout": 2}, cut: 1}, "1 of 4 answered 200; p50 1.0 ms, p99 1.0 ms; 2 failed (timeout: 2); p99 of all, a failure counted as the slowest: failed; 1 still waiting at the end"},
+		{legitStats{took: took, failed: map[string]int{"503 busy": 1}}, "100 of 101 answered 200; p50 51 ms, p99 100 ms; 1 failed (503 busy: 1); p99 of all, a failure counted as the slowest: 100 ms"},
+		{legitStats{failed: map[string]int{"503": 2, "timeout": 1}}, "0 of 3 answered 200; 3 failed (503: 2, timeout: 1); p99 of all, a failure counted as the slowest: failed"},
 	} {
 		if got := tt.s.String(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.s, got, tt.want)

@@ -13,6 +13,7 @@
 //	go run .                        # regenerate the default files
 //	go run . -check                 # list stale or missing files, exit 1 if any
 //	go run . -root DIR -out DIR a.proto b.proto
+//	go run . -plugin PATH -opt PARAM -out DIR a.proto   # another plugin, e.g. protoc-gen-es
 package main
 
 import (
@@ -41,15 +42,23 @@ func main() {
 	root := flag.String("root", "../../..", "import root: `dir`ectory the .proto paths are relative to")
 	out := flag.String("out", "", "output `dir`ectory (default: the root)")
 	check := flag.Bool("check", false, "write nothing; list stale or missing files and exit 1 if there are any")
+	plugin := flag.String("plugin", "", "run the protoc plugin at `path` (any language) on the named files instead of the Go plugins")
+	opt := flag.String("opt", "", "with -plugin, the `parameter` it gets (e.g. target=ts)")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run . [-check] [-root DIR] [-out DIR] [file.proto ...]\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run . [-check] [-root DIR] [-out DIR] [-plugin PATH [-opt PARAM]] [file.proto ...]\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 	if *out == "" {
 		*out = *root
 	}
-	if err := run(context.Background(), *root, *out, flag.Args(), *check); err != nil {
+	var err error
+	if *plugin != "" {
+		err = runPlugin(context.Background(), *root, *out, flag.Args(), generate.Plugin{Path: *plugin, Parameter: *opt}, *check)
+	} else {
+		err = run(context.Background(), *root, *out, flag.Args(), *check)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "protogen:", err)
 		os.Exit(1)
 	}
@@ -65,6 +74,19 @@ func run(ctx context.Context, root, out string, files []string, check bool) erro
 	} else {
 		generated, err = generateAll(ctx, root, files)
 	}
+	if err != nil {
+		return err
+	}
+	return generate.Update(out, generated, check, "scripts/genproto.sh")
+}
+
+// runPlugin generates files with one plugin already on disk, e.g. the
+// e2e browser test's protoc-gen-es (scripts/e2e-browser.sh).
+func runPlugin(ctx context.Context, root, out string, files []string, p generate.Plugin, check bool) error {
+	if len(files) == 0 {
+		return fmt.Errorf("-plugin %s: name the .proto files to generate", p.Path)
+	}
+	generated, err := generate.Generate(ctx, root, "", files, []generate.Plugin{p})
 	if err != nil {
 		return err
 	}

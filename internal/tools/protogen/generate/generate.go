@@ -38,16 +38,22 @@ import (
 )
 
 // A Plugin is a protoc plugin, by the package path that builds it, with
-// the parameter it gets besides pluginParameter.
+// the parameter it gets besides pluginParameter; or, with Path, a plugin
+// already on disk (in any language, e.g. protoc-gen-es), which gets
+// Parameter alone.
 type Plugin struct {
 	Package   string
 	Parameter string
+	Path      string
 }
 
-// pluginParameter is passed to every plugin.
+// pluginParameter is passed to every plugin built from a Go package.
 const pluginParameter = "paths=source_relative"
 
 func (p Plugin) parameter() string {
+	if p.Path != "" {
+		return p.Parameter
+	}
 	if p.Parameter == "" {
 		return pluginParameter
 	}
@@ -71,7 +77,11 @@ func Generate(ctx context.Context, root, pluginDir string, files []string, plugi
 	var out []*pluginpb.CodeGeneratorResponse_File
 	for _, p := range plugins {
 		req.Parameter = proto.String(p.parameter())
-		res, err := runPlugin(ctx, filepath.Join(pluginDir, filepath.Base(p.Package)), req)
+		bin := p.Path
+		if bin == "" {
+			bin = filepath.Join(pluginDir, filepath.Base(p.Package))
+		}
+		res, err := runPlugin(ctx, bin, req)
 		if err != nil {
 			return nil, err
 		}

@@ -70,3 +70,43 @@ service S {
 		t.Errorf("bad.proto: error %v, want one naming bad.proto:2", err)
 	}
 }
+
+// TestPluginByPath runs a plugin given by its path (protoc-gen-go, built
+// first), as protoc-gen-es is run: it gets Parameter alone, not
+// paths=source_relative, so its output lands where its own default puts
+// it; and a path with no plugin there is an error naming it.
+func TestPluginByPath(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "t/v1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "syntax = \"proto3\";\npackage t.v1;\noption go_package = \"example.com/t/v1;tv1\";\nmessage M { string s = 1; }\n"
+	if err := os.WriteFile(filepath.Join(root, "t/v1/t.proto"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := BuildPlugins(t.Context(), "..", []Plugin{{Package: "google.golang.org/protobuf/cmd/protoc-gen-go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "protoc-gen-go")
+	for _, tc := range []struct{ parameter, want string }{
+		{"", "example.com/t/v1/t.pb.go"},
+		{"paths=source_relative", "t/v1/t.pb.go"},
+	} {
+		files, err := Generate(t.Context(), root, "", []string{"t/v1/t.proto"}, []Plugin{{Path: bin, Parameter: tc.parameter}})
+		if err != nil {
+			t.Fatalf("parameter %q: %v", tc.parameter, err)
+		}
+		if len(files) != 1 {
+			t.Fatalf("parameter %q: %d files, want 1", tc.parameter, len(files))
+		}
+		if files[0].GetName() != tc.want || !strings.Contains(files[0].GetContent(), "type M struct") {
+			t.Errorf("parameter %q: %s, want %s declaring M", tc.parameter, files[0].GetName(), tc.want)
+		}
+	}
+	missing := filepath.Join(root, "protoc-gen-none")
+	if _, err := Generate(t.Context(), root, "", []string{"t/v1/t.proto"}, []Plugin{{Path: missing}}); err == nil || !strings.Contains(err.Error(), "protoc-gen-none") {
+		t.Errorf("a missing plugin: error %v, want one naming protoc-gen-none", err)
+	}
+}
