@@ -31,6 +31,7 @@ type Budget struct {
 
 	mu      sync.Mutex
 	waiters []*waiter // in order of arrival
+	growing bool      // one of them is a Grow
 }
 
 // A waiter is a take that found no room, until it is granted (ready is
@@ -39,6 +40,7 @@ type waiter struct {
 	hold    Hold
 	ready   chan struct{}
 	counted bool // in its connection's takes waiting
+	grow    bool // the Grow waiting (Budget.growing)
 }
 
 // Overhead is what a response holds while it is written besides its
@@ -77,6 +79,11 @@ func (b *Budget) Held() int64 { return b.size - b.avail.Load() }
 // has as many takes waiting as its share has room for Overhead (one take
 // may always wait). A nil budget gives a Hold of nothing.
 func (b *Budget) Take(ctx context.Context, n int64) (Hold, error) {
+	return b.take(ctx, n, false)
+}
+
+// take is Take, for a Grow when grow is set.
+func (b *Budget) take(ctx context.Context, n int64, grow bool) (Hold, error) {
 	if b == nil {
 		return Hold{}, nil
 	}
@@ -84,7 +91,7 @@ func (b *Budget) Take(ctx context.Context, n int64) (Hold, error) {
 	if b.queued.Load() == 0 && h.takeNow() {
 		return h, nil
 	}
-	return b.await(ctx, h)
+	return b.await(ctx, h, grow)
 }
 
 // TryTake is Take without waiting: it takes n bytes if they are free at
@@ -115,7 +122,11 @@ func (b *Budget) newHold(ctx context.Context, n int64) Hold {
 // await queues h until the budget grants it, the wait ends or ctx does.
 // A take that finds room at once goes, unless the queue holds one the
 // budget has no room for, which goes first.
-func (b *Budget) await(ctx context.Context, h Hold) (Hold, error) {
+// A Grow waits only while no other Grow does: each holds bytes while it
+// waits, and two could each wait for what the other holds, until their
+// waits ran out. The second fails at once, and gives back what it holds
+// sooner, so that the first can go.
+func (b *Budget) await(ctx context.Context, h Hold, grow bool) (Hold, error) {
 	w := &waiter{hold: h, ready: make(chan struct{})}
 	b.mu.Lock()
 	b.waiters = append(b.waiters, w)
@@ -127,12 +138,15 @@ func (b *Budget) await(ctx context.Context, h Hold) (Hold, error) {
 		return h, nil
 	default:
 	}
-	if b.wait <= 0 || !h.conn.wait(Overhead, b.perConn) {
+	if b.wait <= 0 || grow && b.growing || !h.conn.wait(Overhead, b.perConn) {
 		b.dequeue(w)
 		b.mu.Unlock()
 		return Hold{}, ErrNoRoom
 	}
 	w.counted = true
+	if grow {
+		w.grow, b.growing = true, true
+	}
 	b.mu.Unlock()
 
 	t := time.NewTimer(b.wait)
@@ -167,6 +181,9 @@ func (b *Budget) dequeue(w *waiter) {
 	}
 	if w.counted {
 		w.hold.conn.waited(Overhead)
+	}
+	if w.grow {
+		b.growing = false
 	}
 	b.queued.Add(-1)
 }

@@ -313,3 +313,44 @@ func TestGrow(t *testing.T) {
 		t.Errorf("held %d after all given back", b.Held())
 	}
 }
+
+// TestGrowWaitsAlone: two holds that each wait to grow, each holding
+// bytes the other needs, would wait for each other until their waits ran
+// out; the second Grow fails at once instead, and once it gives back
+// what it holds, the first is granted.
+func TestGrowWaitsAlone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := New(100, 0, time.Minute)
+	h1, _ := b.Take(ctx, 30)
+	h2, _ := b.Take(ctx, 30)
+	grown := make(chan error, 1)
+	go func() { grown <- h1.Grow(ctx, 100) }()
+	waitUntil(t, func() bool { return b.queueLen() == 1 })
+	start := time.Now()
+	if err := h2.Grow(ctx, 100); err != ErrNoRoom || time.Since(start) > 100*time.Millisecond {
+		t.Fatalf("a second Grow while one waits: %v after %v, want ErrNoRoom at once", err, time.Since(start))
+	}
+	if h2.N() != 30 {
+		t.Errorf("the refused Grow changed its hold: %d", h2.N())
+	}
+	h2.Release()
+	if err := <-grown; err != nil || h1.N() != 100 {
+		t.Fatalf("the first Grow: %v, holds %d", err, h1.N())
+	}
+	h1.Release()
+	// The one growing gone, the next Grow may wait again.
+	h3, _ := b.Take(ctx, 50)
+	h4, _ := b.Take(ctx, 50)
+	go func() { grown <- h3.Grow(ctx, 80) }()
+	waitUntil(t, func() bool { return b.queueLen() == 1 })
+	h4.Release()
+	if err := <-grown; err != nil || h3.N() != 80 {
+		t.Errorf("a Grow after the first: %v, holds %d", err, h3.N())
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.growing {
+		t.Error("still marked growing")
+	}
+}

@@ -73,8 +73,8 @@ func (h *Hold) TryGrow(n int64) bool {
 }
 
 // Grow makes h hold n bytes (at most all of the budget), waiting for the
-// bytes it lacks as Take does; with no room it fails with ErrNoRoom, h
-// unchanged.
+// bytes it lacks as Take does, unless another Grow waits already; with no
+// room it fails with ErrNoRoom, h unchanged.
 func (h *Hold) Grow(ctx context.Context, n int64) error {
 	if h.b == nil {
 		return nil
@@ -82,7 +82,7 @@ func (h *Hold) Grow(ctx context.Context, n int64) error {
 	if n = min(n, h.b.size); n <= h.n {
 		return nil
 	}
-	more, err := h.b.Take(ctx, n-h.n)
+	more, err := h.b.take(ctx, n-h.n, true)
 	if err != nil {
 		return err
 	}
