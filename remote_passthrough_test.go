@@ -55,6 +55,9 @@ service Items {
   rpc Nested(Item) returns (Item) { option (google.api.http) = {post: "/v1/nested/{inner.s}/{inner.n}/{opt}" body: "*"}; }
   rpc Choice(Item) returns (Item) { option (google.api.http) = {post: "/v1/choice/{a}" body: "*"}; }
   rpc Field(Item) returns (Item) { option (google.api.http) = {post: "/v1/field" body: "inner"}; }
+  rpc Get(Item) returns (Item) { option (google.api.http) = {get: "/v1/items/{id}/{name}"}; }
+  rpc GetNested(Item) returns (Item) { option (google.api.http) = {get: "/v1/nested/{inner.s}/{inner.n}/{opt}"}; }
+  rpc List(Item) returns (Item) { option (google.api.http) = {get: "/v1/items"}; }
 }
 `,
 	"pt2.proto": `
@@ -67,6 +70,8 @@ service Reqs {
   rpc Check(Req) returns (Outer) { option (google.api.http) = {post: "/v2/req" body: "*"}; }
   rpc Deep(Outer) returns (Outer) { option (google.api.http) = {post: "/v2/outer/{req.id}" body: "*"}; }
   rpc Name(Outer) returns (Outer) { option (google.api.http) = {post: "/v2/name/{req.name}" body: "*"}; }
+  rpc Lookup(Req) returns (Outer) { option (google.api.http) = {get: "/v2/req/{id}"}; }
+  rpc Find(Outer) returns (Outer) { option (google.api.http) = {get: "/v2/name/{req.name}"}; }
 }
 `,
 }
@@ -321,6 +326,26 @@ func TestRemotePassThrough(t *testing.T) {
 		{name: "JSON of a type with a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n","id":1}`), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Check"},
 		{name: "JSON missing a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n"}`), wantStatus: 400, wantCode: "3"},
 		{name: "JSON empty body", method: "POST", target: "/v1/items", ct: asJSON, body: nil, wantStatus: 200, fullMethod: "/pt.v1.Items/Create"},
+		// A rule without a body: the path variables alone, on the wire
+		// when they can be.
+		{name: "GET", method: "GET", target: "/v1/items", wantStatus: 200, fullMethod: "/pt.v1.Items/List", wire: []byte{}},
+		{name: "GET path variables", method: "GET", target: "/v1/items/7/n1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wire: ptCat(ptVarint(2, 7), ptBytes(1, []byte("n1")))},
+		{name: "GET path variables, a body ignored", method: "GET", target: "/v1/items/-7/n%2F1", ct: binary, body: item, wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wire: ptCat(ptVarint(2, 1<<64-7), ptBytes(1, []byte("n/1")))},
+		{name: "GET nested path variables", method: "GET", target: "/v1/nested/s1/4/0", wantStatus: 200, fullMethod: "/pt.v1.Items/GetNested",
+			wire: ptCat(ptBytes(3, ptBytes(1, []byte("s1"))), ptBytes(3, ptVarint(2, 4)), ptVarint(5, 0)), wantJSON: []string{`"inner":{"s":"s1","n":4}`, `"opt":0`}},
+		{name: "GET zero path variable", method: "GET", target: "/v1/items/0/n1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"name":"n1"`}, notJSON: []string{`"id"`}},
+		{name: "GET zero nested path variable", method: "GET", target: "/v1/nested/s1/0/2", wantStatus: 200, fullMethod: "/pt.v1.Items/GetNested",
+			wantJSON: []string{`"inner":{"s":"s1"}`, `"opt":2`}},
+		{name: "GET query parameters", method: "GET", target: "/v1/items/7/n1?tags=a&tags=b&api_key=k", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"name":"n1"`, `"id":"7"`, `"tags":["a","b"]`}},
+		{name: "GET bad path variable", method: "GET", target: "/v1/items/x/n1", wantStatus: 400, wantCode: "3"},
+		{name: "GET bad query parameter", method: "GET", target: "/v1/items/7/n1?id=8", wantStatus: 400, wantCode: "3"},
+		{name: "GET required field set by the path", method: "GET", target: "/v2/req/5", wantStatus: 200, fullMethod: "/pt.v2.Reqs/Lookup", wire: ptVarint(1, 5)},
+		// As before: the decoded request fails in grpc's codec.
+		{name: "GET path leaves a required field unset", method: "GET", target: "/v2/name/x", wantStatus: 500, wantCode: "13"},
 		// application/octet-stream is no codec's: the body is read as
 		// JSON, as before.
 		{name: "octet-stream is not a binary codec", method: "POST", target: "/v1/items", ct: "application/octet-stream", body: item, wantStatus: 400, wantCode: "3"},
@@ -459,6 +484,37 @@ func BenchmarkRemoteJSON(b *testing.B) {
 	}
 	large.WriteString(`}}`)
 	benchmarkRemoteBodies(b, "application/json", "transcode", small, []byte(large.String()), nil)
+}
+
+// BenchmarkRemoteGet sends a remote GET with path variables through the
+// wire path (the variables encoded straight to wire bytes) and through
+// decoding into a dynamic message.
+func BenchmarkRemoteGet(b *testing.B) {
+	on, off, be := passThroughGateways(b)
+	const target = "/v1/nested/shelf-1/42/7"
+	got := ptDo(b, on, be, "GET", target, "", nil)
+	want := ptCat(ptBytes(3, ptBytes(1, []byte("shelf-1"))), ptBytes(3, ptVarint(2, 42)), ptVarint(5, 7))
+	if got.status != 200 || !bytes.Equal(got.call.body, want) {
+		b.Fatalf("the wire path was not taken: status %d, backend got %x, want %x", got.status, got.call.body, want)
+	}
+	be.mu.Lock()
+	be.discard = true
+	be.mu.Unlock()
+	for _, g := range []struct {
+		name string
+		gw   *Gateway
+	}{{"wire", on}, {"decode", off}} {
+		b.Run(g.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				g.gw.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+				if w.Code != 200 {
+					b.Fatalf("%d %s", w.Code, w.Body)
+				}
+			}
+		})
+	}
 }
 
 // wireOf is what the backend must receive for a body sent on the wire

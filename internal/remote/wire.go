@@ -1,6 +1,9 @@
 package remote
 
 import (
+	"bytes"
+	"strconv"
+
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -22,13 +25,19 @@ type WirePlan struct {
 }
 
 // NewWirePlan returns the plan for the request plan p, or nil when its
-// requests must be decoded: a body other than "*" (the bytes are a
+// requests must be decoded: a body bound to a field (the bytes are a
 // field's, not the request's) or into a google.api.HttpBody (the bytes
 // are its data); a path variable that appending cannot set (see
 // appendable); a request that is checked (p.Check: the message must be
-// built). scans compiles the types.
+// built); a required field that the path variables leave unset on the
+// request or on their way, when there are variables or no body (decoding
+// would check it; the bytes would not be, see requiredSet). scans
+// compiles the types.
 func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
-	if p.Body.Kind != bind.BodyAll || p.Body.Raw != nil || p.Check != nil {
+	if p.Body.Kind == bind.BodyField || p.Body.Raw != nil || p.Check != nil {
+		return nil
+	}
+	if (len(p.Vars) > 0 || p.Body.Kind == bind.BodyNone) && !requiredSet(p) {
 		return nil
 	}
 	for _, pv := range p.Vars {
@@ -36,7 +45,11 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 			return nil
 		}
 	}
-	return &WirePlan{scan: scans.Message(p.Input), zero: dynamicpb.NewMessageType(p.Input).Zero()}
+	w := &WirePlan{zero: dynamicpb.NewMessageType(p.Input).Zero()}
+	if p.Body.Kind == bind.BodyAll {
+		w.scan = scans.Message(p.Input)
+	}
+	return w
 }
 
 // appendable reports whether appending the encoding of a path variable's
@@ -44,9 +57,10 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 // wins over the body. That holds for a singular scalar, whose last value
 // wins, reached through singular messages, which merge. Not for a message
 // (a Timestamp from the path replaces the body's; appended, it would
-// merge), a repeated field (replaced, not extended), or a path through a
+// merge), a repeated field (replaced, not extended), a path through a
 // oneof member (setting it fails when the body set another member, which
-// only decoding the body tells).
+// only decoding the body tells), or through a group (delimited, not
+// length-prefixed).
 func appendable(path []protoreflect.FieldDescriptor) bool {
 	leaf := path[len(path)-1]
 	if leaf.IsList() || leaf.IsMap() || leaf.Message() != nil {
@@ -56,20 +70,59 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			return false
 		}
+		if fd != leaf && fd.Kind() != protoreflect.MessageKind {
+			return false
+		}
 	}
 	return true
 }
 
-// request returns x's request as wire bytes: the body's own bytes when
-// it is binary (the built-in binary codec), the JSON body transcoded
-// straight to the wire form when it is JSON (the built-in JSON codec: no
-// dynamic message is built), with the path variables' fields appended. It
-// reports false whenever anything differs from the plain case: the scan
-// rejects the body, the JSON decoder leaves it to protojson, a path
-// variable or query parameter fails, or a path variable's value is one
-// that encodes to nothing (the zero value of a field without presence:
-// appended, it would not override the body's). The caller then decodes
-// the request, which gives the error, or the same request, as before.
+// requiredSet reports whether p's path variables set every required
+// field of the request message and of each message on their way, so
+// that the bytes they append pass the check of required fields that
+// encoding a message holding only them makes (and a body is not needed
+// for): a path through a required field (req.id) sets it.
+func requiredSet(p *bind.Request) bool {
+	type at struct {
+		parent string // the field numbers from the request down, "/1/3"
+		field  protoreflect.FieldNumber
+	}
+	set := map[at]bool{}
+	messages := map[string]protoreflect.MessageDescriptor{"": p.Input}
+	for _, pv := range p.Vars {
+		parent := ""
+		for _, fd := range pv.Field.Path() {
+			set[at{parent, fd.Number()}] = true
+			parent += "/" + strconv.Itoa(int(fd.Number()))
+			if md := fd.Message(); md != nil {
+				messages[parent] = md
+			}
+		}
+	}
+	for parent, md := range messages {
+		required := md.RequiredNumbers()
+		for i := range required.Len() {
+			if !set[at{parent, required.Get(i)}] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// request returns x's request as wire bytes: for a rule whose body is
+// "*", the body's own bytes when it is binary (the built-in binary
+// codec), the JSON body transcoded straight to the wire form when it is
+// JSON (the built-in JSON codec: no dynamic message is built); for a rule
+// without a body, none; with the path variables' fields appended
+// (bind.Field.AppendPathWire). It reports false whenever anything differs
+// from the plain case: the scan rejects the body, the JSON decoder leaves
+// it to protojson, a path variable or query parameter fails, a rule
+// without a body has a query (whose parameters set fields), or a path
+// variable's value is one that encodes to nothing (the zero value of a
+// field without presence: appended, it would not override the body's).
+// The caller then decodes the request, which gives the error, or the same
+// request, as before.
 //
 // The bytes travel as the unknown fields of an Empty, which grpc's codec
 // writes out verbatim. A client interceptor on the connection sees that
@@ -77,42 +130,40 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	plan, in := x.Binding.Request, &x.Input
 	var data []byte
+	var scratch *bytes.Buffer // released with the exchange, after the call
 	switch {
+	case plan.Body.Kind == bind.BodyNone:
+		if in.RawQuery != "" {
+			return nil, false
+		}
+		scratch = x.Scratch()
+		data = scratch.AvailableBuffer()
 	case in.Format.Proto:
 		if w.scan.Scan(in.Body) != nil {
 			return nil, false
 		}
 		data = in.Body
 	case in.Format.JSON != nil:
-		buf := x.Scratch() // released with the exchange, after the call
+		scratch = x.Scratch()
 		var ok bool
-		if data, ok = in.Format.JSON.AppendProto(buf.AvailableBuffer(), plan.Input, in.Body); !ok {
+		if data, ok = in.Format.JSON.AppendProto(scratch.AvailableBuffer(), plan.Input, in.Body); !ok {
 			return nil, false
 		}
-		bufpool.KeepRoom(buf, cap(data))
 	default:
 		return nil, false
 	}
-	if len(plan.Vars) > 0 {
-		bound := dynamicpb.NewMessage(plan.Input)
-		for i, pv := range plan.Vars {
-			val, err := plan.VarValue(in.Vars, i)
-			if err != nil || pv.Field.SetPathValue(bound, val) != nil {
-				return nil, false
-			}
-		}
-		for _, pv := range plan.Vars {
-			if !isSet(bound, pv.Field.Path()) {
-				return nil, false
-			}
-		}
-		// Not AllowPartial: a message on a variable's path that lacks a
-		// required field fails here, and the request is decoded instead
-		// (to fail in grpc's codec, unless the body set that field).
-		var err error
-		if data, err = (proto.MarshalOptions{}).MarshalAppend(data, bound); err != nil {
+	for i, pv := range plan.Vars {
+		val, err := plan.VarValue(in.Vars, i)
+		if err != nil {
 			return nil, false
 		}
+		var ok bool
+		if data, ok = pv.Field.AppendPathWire(data, val); !ok {
+			return nil, false
+		}
+	}
+	if scratch != nil {
+		bufpool.KeepRoom(scratch, cap(data))
 	}
 	// The rule's body is "*", so the query sets no field: it only checks
 	// that the parameters are ignored ones.
@@ -123,14 +174,4 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	msg.ProtoReflect().SetUnknown(data)
 	x.Received++
 	return msg, true
-}
-
-// isSet reports whether the field at path is set in m, so that its
-// encoding is not empty.
-func isSet(m *dynamicpb.Message, path []protoreflect.FieldDescriptor) bool {
-	pm := protoreflect.Message(m)
-	for _, fd := range path[:len(path)-1] {
-		pm = pm.Get(fd).Message()
-	}
-	return pm.Has(path[len(path)-1])
 }
