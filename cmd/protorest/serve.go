@@ -115,6 +115,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	srv, lis := cfg.httpServer(handler, tlsConfig, lis)
+	if cfg.accessLog {
+		srv.ConnContext = accessConnContext(srv.ConnContext)
+	}
 	scheme := "http"
 	if tlsConfig != nil {
 		scheme = "https"
