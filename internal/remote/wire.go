@@ -17,27 +17,30 @@ import (
 
 // A WirePlan is how a remote unary rule sends a request to the backend as
 // wire bytes, with no message built: its type compiled for the scan that
-// checks a binary body as decoding it would, and an empty read-only
-// request for the query parameters' checks.
+// checks a binary body as decoding it would (for a body "*"), its body
+// field's records (for a body bound to a message field), and an empty
+// read-only request for the query parameters' checks.
 type WirePlan struct {
-	scan *wirescan.Message
-	zero protoreflect.Message
+	scan  *wirescan.Message
+	field *fieldBody
+	zero  protoreflect.Message
 }
 
 // NewWirePlan returns the plan for the request plan p, or nil when its
-// requests must be decoded: a body bound to a field (the bytes are a
-// field's, not the request's) or into a google.api.HttpBody (the bytes
-// are its data); a path variable that appending cannot set (see
-// appendable); a request that is checked (p.Check: the message must be
-// built); a required field that the path variables leave unset on the
-// request or on their way, when there are variables or no body (decoding
-// would check it; the bytes would not be, see requiredSet). scans
-// compiles the types.
+// requests must be decoded: a body into a google.api.HttpBody (the bytes
+// are its data), or bound to a field that newFieldBody does not take, or
+// to one whose field mask a PATCH derives (p.Mask); a path variable that
+// appending cannot set (see appendable); a request that is checked
+// (p.Check: the message must be built); a required field that the path
+// variables and the body field leave unset on the request or on their
+// way, unless the body is "*" and there are no variables (decoding would
+// check it; the bytes would not be, see requiredSet). scans compiles the
+// types.
 func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
-	if p.Body.Kind == bind.BodyField || p.Body.Raw != nil || p.Check != nil {
+	if p.Body.Raw != nil || p.Check != nil || p.Body.Kind == bind.BodyField && p.Mask != nil {
 		return nil
 	}
-	if (len(p.Vars) > 0 || p.Body.Kind == bind.BodyNone) && !requiredSet(p) {
+	if (len(p.Vars) > 0 || p.Body.Kind != bind.BodyAll) && !requiredSet(p) {
 		return nil
 	}
 	for _, pv := range p.Vars {
@@ -46,8 +49,13 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 		}
 	}
 	w := &WirePlan{zero: dynamicpb.NewMessageType(p.Input).Zero()}
-	if p.Body.Kind == bind.BodyAll {
+	switch p.Body.Kind {
+	case bind.BodyAll:
 		w.scan = scans.Message(p.Input)
+	case bind.BodyField:
+		if w.field = newFieldBody(scans, p.Body.Path); w.field == nil {
+			return nil
+		}
 	}
 	return w
 }
@@ -77,11 +85,12 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 	return true
 }
 
-// requiredSet reports whether p's path variables set every required
-// field of the request message and of each message on their way, so
-// that the bytes they append pass the check of required fields that
-// encoding a message holding only them makes (and a body is not needed
-// for): a path through a required field (req.id) sets it.
+// requiredSet reports whether p's path variables and body field set
+// every required field of the request message and of each message on
+// their way (the body field's own type is the body's to check), so that
+// the bytes they append pass the check of required fields that encoding
+// a message holding only them makes: a path through a required field
+// (req.id) sets it.
 func requiredSet(p *bind.Request) bool {
 	type at struct {
 		parent string // the field numbers from the request down, "/1/3"
@@ -89,12 +98,19 @@ func requiredSet(p *bind.Request) bool {
 	}
 	set := map[at]bool{}
 	messages := map[string]protoreflect.MessageDescriptor{"": p.Input}
+	paths := make([][]protoreflect.FieldDescriptor, 0, len(p.Vars)+1)
 	for _, pv := range p.Vars {
+		paths = append(paths, pv.Field.Path())
+	}
+	if p.Body.Kind == bind.BodyField {
+		paths = append(paths, p.Body.Path)
+	}
+	for _, path := range paths {
 		parent := ""
-		for _, fd := range pv.Field.Path() {
+		for i, fd := range path {
 			set[at{parent, fd.Number()}] = true
 			parent += "/" + strconv.Itoa(int(fd.Number()))
-			if md := fd.Message(); md != nil {
+			if md := fd.Message(); md != nil && i < len(path)-1 {
 				messages[parent] = md
 			}
 		}
@@ -113,14 +129,16 @@ func requiredSet(p *bind.Request) bool {
 // request returns x's request as wire bytes: for a rule whose body is
 // "*", the body's own bytes when it is binary (the built-in binary
 // codec), the JSON body transcoded straight to the wire form when it is
-// JSON (the built-in JSON codec: no dynamic message is built); for a rule
-// without a body, none; with the path variables' fields appended
-// (bind.Field.AppendPathWire). It reports false whenever anything differs
-// from the plain case: the scan rejects the body, the JSON decoder leaves
-// it to protojson, a path variable or query parameter fails, a rule
-// without a body has a query (whose parameters set fields), or a path
-// variable's value is one that encodes to nothing (the zero value of a
-// field without presence: appended, it would not override the body's).
+// JSON (the built-in JSON codec: no dynamic message is built); for a body
+// bound to a message field, the same inside the field's records
+// (fieldBody); for a rule without a body, none; with the path variables'
+// fields appended (bind.Field.AppendPathWire). It reports false whenever
+// anything differs from the plain case: the scan rejects the body, the
+// JSON decoder leaves it to protojson, a body field's body is empty, a
+// path variable or query parameter fails, a rule whose body is not "*"
+// has a query (whose parameters set fields), or a path variable's value
+// is one that encodes to nothing (the zero value of a field without
+// presence: appended, it would not override the body's).
 // The caller then decodes the request, which gives the error, or the same
 // request, as before.
 //
@@ -131,13 +149,19 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	plan, in := x.Binding.Request, &x.Input
 	var data []byte
 	var scratch *bytes.Buffer // released with the exchange, after the call
+	if in.RawQuery != "" && plan.Body.Kind != bind.BodyAll {
+		return nil, false // the query's parameters may set fields
+	}
 	switch {
 	case plan.Body.Kind == bind.BodyNone:
-		if in.RawQuery != "" {
-			return nil, false
-		}
 		scratch = x.Scratch()
 		data = scratch.AvailableBuffer()
+	case plan.Body.Kind == bind.BodyField:
+		scratch = x.Scratch()
+		var ok bool
+		if data, ok = w.field.encode(scratch.AvailableBuffer(), in); !ok {
+			return nil, false
+		}
 	case in.Format.Proto:
 		if w.scan.Scan(in.Body) != nil {
 			return nil, false
