@@ -38,6 +38,9 @@ type accessLogger struct {
 	out   *logWriter
 	json  bool
 	level slog.Level // the least level written
+	// traced says that a handler before the access log may trace the
+	// requests (OpenTelemetry's): only then does a line look for a span.
+	traced bool
 }
 
 // newAccessLogger is the access log of --log-format and --log-level, on
@@ -120,7 +123,9 @@ func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes b
 		line := accessRecord{
 			time: now, level: level, method: r.Method, route: call.Pattern, path: r.URL.Path, status: code,
 			duration: now.Sub(start), written: rec.bytes, client: clientAddress(r.RemoteAddr), userAgent: r.UserAgent(),
-			span: trace.SpanContextFromContext(r.Context()),
+		}
+		if al.traced {
+			line.span = trace.SpanContextFromContext(r.Context())
 		}
 		if ci.Route != nil && ci.Route.FullMethod != "" {
 			line.rpcMethod = ci.Route.FullMethod[1:]
