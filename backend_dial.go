@@ -3,7 +3,7 @@ package protorest
 import (
 	"google.golang.org/grpc"
 
-	"github.com/protorest/protorest/internal/remote"
+	"github.com/protorest/protorest/internal/invoke"
 )
 
 // Receive windows of BackendDialOptions.
@@ -31,6 +31,6 @@ func BackendDialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithStaticStreamWindowSize(backendStreamWindow),
 		grpc.WithStaticConnWindowSize(backendConnWindow),
-		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(remote.WireCodec)),
+		grpc.WithDefaultCallOptions(invoke.WireCodecOption()),
 	}
 }

@@ -1,6 +1,7 @@
-package remote
+package invoke
 
 import (
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
@@ -8,7 +9,11 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
-// WireCodec is the codec of the calls to a backend (grpc.ForceCodecV2):
+// WireCodecOption is the call option (grpc.ForceCodecV2) that reads and
+// writes a call's messages with WireCodec.
+func WireCodecOption() grpc.CallOption { return grpc.ForceCodecV2(WireCodec) }
+
+// WireCodec is the codec of the calls to a backend (WireCodecOption):
 // grpc-go's proto codec, except that a message read into a
 // google.protobuf.Empty, the gateway's wire message (a response the
 // render stage encodes from its bytes, a message the gRPC pass-through
