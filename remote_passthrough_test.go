@@ -367,8 +367,16 @@ func TestRemotePassThrough(t *testing.T) {
 			wantJSON: []string{`"name":"n1"`}, notJSON: []string{`"id"`}},
 		{name: "GET zero nested path variable", method: "GET", target: "/v1/nested/s1/0/2", wantStatus: 200, fullMethod: "/pt.v1.Items/GetNested",
 			wantJSON: []string{`"inner":{"s":"s1"}`, `"opt":2`}},
-		{name: "GET query parameters", method: "GET", target: "/v1/items/7/n1?tags=a&tags=b&api_key=k", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
-			wantJSON: []string{`"name":"n1"`, `"id":"7"`, `"tags":["a","b"]`}},
+		{name: "GET query parameters", method: "GET", target: "/v1/items/7/n1?tags=a&tags=b&api_key=k&inner.n=-1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"name":"n1"`, `"id":"7"`, `"tags":["a","b"]`, `"inner":{"n":-1}`},
+			wire:     ptCat(ptVarint(2, 7), ptBytes(1, []byte("n1")), ptBytes(4, []byte("a")), ptBytes(4, []byte("b")), ptBytes(3, ptVarint(2, 1<<64-1)))},
+		{name: "GET query parameter, zero", method: "GET", target: "/v1/items/7/n1?inner.n=0", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"inner":{}`}},
+		{name: "GET query parameter, oneof", method: "GET", target: "/v1/items/7/n1?a=x", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"a":"x"`}},
+		{name: "GET query parameter given twice", method: "GET", target: "/v1/items/7/n1?inner.n=1&inner.n=2", wantStatus: 400, wantCode: "3"},
+		{name: "GET query parameter into a message with a required field", method: "GET", target: "/v2/req/5?name=x", wantStatus: 200, fullMethod: "/pt.v2.Reqs/Lookup",
+			wantJSON: []string{`"name":"x"`}},
 		{name: "GET bad path variable", method: "GET", target: "/v1/items/x/n1", wantStatus: 400, wantCode: "3"},
 		{name: "GET bad query parameter", method: "GET", target: "/v1/items/7/n1?id=8", wantStatus: 400, wantCode: "3"},
 		{name: "GET required field set by the path", method: "GET", target: "/v2/req/5", wantStatus: 200, fullMethod: "/pt.v2.Reqs/Lookup", wire: ptVarint(1, 5)},
@@ -516,9 +524,9 @@ func BenchmarkRemoteJSON(b *testing.B) {
 
 // BenchmarkRemoteRules sends remote requests of rules whose body is not
 // "*" through the wire path and through decoding into a dynamic message:
-// a GET whose path variables are encoded straight to wire bytes, and a
-// POST whose JSON body is bound to a message field and transcoded inside
-// its record.
+// a GET whose path variables (and query parameters) are encoded straight
+// to wire bytes, and a POST whose JSON body is bound to a message field
+// and transcoded inside its record.
 func BenchmarkRemoteRules(b *testing.B) {
 	on, off, be := passThroughGateways(b)
 	cases := []struct {
@@ -528,6 +536,8 @@ func BenchmarkRemoteRules(b *testing.B) {
 	}{
 		{"get", "GET", "/v1/nested/shelf-1/42/7", nil,
 			ptCat(ptBytes(3, ptBytes(1, []byte("shelf-1"))), ptBytes(3, ptVarint(2, 42)), ptVarint(5, 7))},
+		{"get/query", "GET", "/v1/items/7/shelf-1?tags=science&tags=fiction&inner.n=42", nil,
+			ptCat(ptVarint(2, 7), ptBytes(1, []byte("shelf-1")), ptBytes(4, []byte("science")), ptBytes(4, []byte("fiction")), ptBytes(3, ptVarint(2, 42)))},
 		{"post/body-field", "POST", "/v1/field/shelf-1/book-7", []byte(`{"n":42}`),
 			ptCat(ptBytes(3, ptVarint(2, 42)), ptBytes(3, ptBytes(1, []byte("shelf-1"))), ptBytes(1, []byte("book-7")))},
 	}

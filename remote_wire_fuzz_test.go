@@ -9,10 +9,10 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
-// FuzzRemoteWire sends any path variables and body, binary or JSON, to
-// the rules of passThroughProtos with a wire plan (a body "*", a body
-// field, none) and to the same rules decoded: the answers must be the
-// same bytes, and the backend must get the same message.
+// FuzzRemoteWire sends any path variables, query and body, binary or
+// JSON, to the rules of passThroughProtos with a wire plan (a body "*", a
+// body field, none) and to the same rules decoded: the answers must be
+// the same bytes, and the backend must get the same message.
 func FuzzRemoteWire(f *testing.F) {
 	on, off, be := passThroughGateways(f)
 	routes := []struct{ method, target string }{
@@ -27,19 +27,26 @@ func FuzzRemoteWire(f *testing.F) {
 		{"POST", "/v2/outer/{}"},
 	}
 	for i := range routes {
-		f.Add(uint8(i), "7", "n1", "-3", []byte(`{"s":"x","n":4,"name":"b","inner":{"s":"y"}}`), true)
-		f.Add(uint8(i), "0", "", "2", []byte{0x0a, 0x01, 'b', 0x10, 0x03}, false)
+		f.Add(uint8(i), "7", "n1", "-3", "", []byte(`{"s":"x","n":4,"name":"b","inner":{"s":"y"}}`), true)
+		f.Add(uint8(i), "0", "", "2", "tags=a&tags=b&blob=AQ&api_key=k", []byte{0x0a, 0x01, 'b', 0x10, 0x03}, false)
+		f.Add(uint8(i), "1", "n", "2", "inner.n=3&child.child.id=-4&nums=0&opt=0&counts=x", []byte(`{}`), true)
 	}
-	f.Add(uint8(1), "s%2F1", "99999999999", "x", []byte(nil), true)
-	f.Add(uint8(3), "\xff", "a b", "", []byte(`{"s":null}`), true)
-	f.Fuzz(func(t *testing.T, route uint8, v1, v2, v3 string, body []byte, asJSON bool) {
+	f.Add(uint8(1), "s%2F1", "99999999999", "x", "", []byte(nil), true)
+	f.Add(uint8(3), "\xff", "a b", "", "name=x&name=y", []byte(`{"s":null}`), true)
+	f.Add(uint8(7), "5", "", "", "name=x", []byte(nil), true)
+	f.Add(uint8(0), "5", "n", "", "a=x&id=3", []byte(nil), true)
+	f.Fuzz(func(t *testing.T, route uint8, v1, v2, v3, query string, body []byte, asJSON bool) {
 		r := routes[int(route)%len(routes)]
 		target := r.target
 		for _, v := range []string{v1, v2, v3} {
 			target = strings.Replace(target, "{}", url.PathEscape(v), 1)
 		}
-		if strings.Contains(target, "//") || strings.HasSuffix(target, "/") {
-			return // an empty segment: no route
+		if strings.Contains(target, "//") || strings.HasSuffix(target, "/") ||
+			strings.ContainsFunc(query, func(r rune) bool { return r <= ' ' || r == '#' || r >= 0x7f }) {
+			return // an empty segment: no route; not a request target's query
+		}
+		if query != "" {
+			target += "?" + query
 		}
 		ct := "application/proto"
 		if asJSON {

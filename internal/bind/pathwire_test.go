@@ -112,6 +112,8 @@ func pathWireCases() []pathWireCase {
 	return append(cases,
 		pathWireCase{probe, "name", "shelves/1/books/2"}, pathWireCase{probe, "inner.deeper.deeper.i", "7"},
 		pathWireCase{probe, "ts.seconds", "12"}, pathWireCase{probe, "ts", "2017-01-15T01:30:15.01Z"},
+		pathWireCase{probe, "ts", "1970-01-01T00:00:00Z"}, pathWireCase{probe, "ts", "x"}, pathWireCase{probe, "ts", "1969-12-31T23:59:59.5Z"},
+		pathWireCase{probe, "dur", "1.5s"}, pathWireCase{probe, "dur", "-90m"}, pathWireCase{probe, "dur", "0s"}, pathWireCase{probe, "dur", "-0.000000001s"},
 		pathWireCase{probe, "tags", "a,b"}, pathWireCase{probe, "opt_a", "x"}, pathWireCase{probe, "wi32", "5"},
 		pathWireCase{extra, "s32", "-3"}, pathWireCase{old, "x", "0"}, pathWireCase{old, "grp.y", "z"},
 	)
@@ -163,7 +165,7 @@ func TestAppendPathWire(t *testing.T) {
 		"flt=-0": true, "flt=0": false, "flt=NaN": true, "dbl=-0": true, "s=": false, "opt_s=": true, "by=": false, "b=f": false,
 		"opt_b=f": true, "color=NONE": false, "color=BACK": true, "i32=x": false, "s=\xff": false,
 		"name=shelves/1/books/2": true, "inner.deeper.deeper.i=7": true, "ts.seconds=12": true,
-		"ts=2017-01-15T01:30:15.01Z": false, "tags=a,b": false, "opt_a=x": false, "wi32=5": false,
+		"ts=2017-01-15T01:30:15.01Z": true, "ts=1970-01-01T00:00:00Z": true, "ts=x": false, "dur=1.5s": true, "dur=-90m": true, "dur=0s": true, "tags=a,b": false, "opt_a=x": false, "wi32=5": false,
 		"s32=-3": true, "x=0": true, "grp.y=z": false,
 	} {
 		if got, ok := appended[key]; !ok || got != want {

@@ -6,7 +6,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/protorest/protorest/internal/bind"
@@ -17,13 +16,11 @@ import (
 
 // A WirePlan is how a remote unary rule sends a request to the backend as
 // wire bytes, with no message built: its type compiled for the scan that
-// checks a binary body as decoding it would (for a body "*"), its body
-// field's records (for a body bound to a message field), and an empty
-// read-only request for the query parameters' checks.
+// checks a binary body as decoding it would (for a body "*"), and its
+// body field's records (for a body bound to a message field).
 type WirePlan struct {
 	scan  *wirescan.Message
 	field *fieldBody
-	zero  protoreflect.Message
 }
 
 // NewWirePlan returns the plan for the request plan p, or nil when its
@@ -48,7 +45,7 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 			return nil
 		}
 	}
-	w := &WirePlan{zero: dynamicpb.NewMessageType(p.Input).Zero()}
+	w := new(WirePlan)
 	switch p.Body.Kind {
 	case bind.BodyAll:
 		w.scan = scans.Message(p.Input)
@@ -132,13 +129,14 @@ func requiredSet(p *bind.Request) bool {
 // JSON (the built-in JSON codec: no dynamic message is built); for a body
 // bound to a message field, the same inside the field's records
 // (fieldBody); for a rule without a body, none; with the path variables'
-// fields appended (bind.Field.AppendPathWire). It reports false whenever
+// fields appended (bind.Field.AppendPathWire), then the query
+// parameters' (bind.Query.AppendWire). It reports false whenever
 // anything differs from the plain case: the scan rejects the body, the
 // JSON decoder leaves it to protojson, a body field's body is empty, a
-// path variable or query parameter fails, a rule whose body is not "*"
-// has a query (whose parameters set fields), or a path variable's value
-// is one that encodes to nothing (the zero value of a field without
-// presence: appended, it would not override the body's).
+// path variable or query parameter fails or is one the bytes cannot
+// express (see AppendWire), or a path variable's value is one that
+// encodes to nothing (the zero value of a field without presence:
+// appended, it would not override the body's).
 // The caller then decodes the request, which gives the error, or the same
 // request, as before.
 //
@@ -149,9 +147,6 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	plan, in := x.Binding.Request, &x.Input
 	var data []byte
 	var scratch *bytes.Buffer // released with the exchange, after the call
-	if in.RawQuery != "" && plan.Body.Kind != bind.BodyAll {
-		return nil, false // the query's parameters may set fields
-	}
 	switch {
 	case plan.Body.Kind == bind.BodyNone:
 		scratch = x.Scratch()
@@ -186,13 +181,15 @@ func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 			return nil, false
 		}
 	}
+	if in.RawQuery != "" {
+		// For a body "*" the parameters may only be ignored ones.
+		var ok bool
+		if data, ok = plan.Query.AppendWire(data, in.RawQuery); !ok {
+			return nil, false
+		}
+	}
 	if scratch != nil {
 		bufpool.KeepRoom(scratch, cap(data))
-	}
-	// The rule's body is "*", so the query sets no field: it only checks
-	// that the parameters are ignored ones.
-	if in.RawQuery != "" && plan.Query.Bind(w.zero, in.RawQuery) != nil {
-		return nil, false
 	}
 	msg := new(emptypb.Empty)
 	msg.ProtoReflect().SetUnknown(data)
