@@ -115,7 +115,13 @@ func WithMaxBackendHeaderBytes(n int) RemoteOption {
 // not decode gets the same 400 INVALID_ARGUMENT as before, and the backend
 // is not called. A JSON body for such a rule is transcoded straight to the
 // wire form (no message is built) when the JSON decoder can; otherwise it
-// is decoded as before. Such a request, and every remote response, reaches
+// is decoded as before. The same goes for a rule whose body is a message
+// field (body: "book"), whose body is sent inside the field's record; and
+// a rule without a body (a GET) sends its path variables' and query
+// parameters' fields as wire bytes too (a parameter through a oneof, of a
+// well-known type other than Timestamp and Duration, or the zero of a
+// field without presence has its request decoded). Such a request, and
+// every remote response, reaches
 // conn's client interceptors (and stats handlers) as a
 // google.protobuf.Empty whose unknown fields are the message's bytes; a
 // request's bytes are the gateway's pooled memory, valid only until the

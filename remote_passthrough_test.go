@@ -55,6 +55,12 @@ service Items {
   rpc Nested(Item) returns (Item) { option (google.api.http) = {post: "/v1/nested/{inner.s}/{inner.n}/{opt}" body: "*"}; }
   rpc Choice(Item) returns (Item) { option (google.api.http) = {post: "/v1/choice/{a}" body: "*"}; }
   rpc Field(Item) returns (Item) { option (google.api.http) = {post: "/v1/field" body: "inner"}; }
+  rpc Get(Item) returns (Item) { option (google.api.http) = {get: "/v1/items/{id}/{name}"}; }
+  rpc GetNested(Item) returns (Item) { option (google.api.http) = {get: "/v1/nested/{inner.s}/{inner.n}/{opt}"}; }
+  rpc List(Item) returns (Item) { option (google.api.http) = {get: "/v1/items"}; }
+  rpc FieldVars(Item) returns (Item) { option (google.api.http) = {post: "/v1/field/{inner.s}/{name}" body: "inner"}; }
+  rpc Deeper(Item) returns (Item) { option (google.api.http) = {post: "/v1/deeper/{child.name}" body: "child.inner"}; }
+  rpc Patch(Item) returns (Item) { option (google.api.http) = {patch: "/v1/patch" body: "child"}; }
 }
 `,
 	"pt2.proto": `
@@ -67,6 +73,9 @@ service Reqs {
   rpc Check(Req) returns (Outer) { option (google.api.http) = {post: "/v2/req" body: "*"}; }
   rpc Deep(Outer) returns (Outer) { option (google.api.http) = {post: "/v2/outer/{req.id}" body: "*"}; }
   rpc Name(Outer) returns (Outer) { option (google.api.http) = {post: "/v2/name/{req.name}" body: "*"}; }
+  rpc Lookup(Req) returns (Outer) { option (google.api.http) = {get: "/v2/req/{id}"}; }
+  rpc Find(Outer) returns (Outer) { option (google.api.http) = {get: "/v2/name/{req.name}"}; }
+  rpc Wrap(Outer) returns (Outer) { option (google.api.http) = {post: "/v2/wrap/{k}" body: "req"}; }
 }
 `,
 }
@@ -300,7 +309,31 @@ func TestRemotePassThrough(t *testing.T) {
 		{name: "path sets a field of a valid body message", method: "POST", target: "/v2/name/x", ct: binary, body: ptBytes(1, ptVarint(1, 4)), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Name"},
 		{name: "oneof path variable", method: "POST", target: "/v1/choice/x", ct: binary, body: ptBytes(8), wantStatus: 400, wantCode: "3"},
 		{name: "oneof path variable, no conflict", method: "POST", target: "/v1/choice/x", ct: binary, body: ptBytes(1, []byte("n")), wantStatus: 200, wantJSON: []string{`"a":"x"`}},
-		{name: "body field", method: "POST", target: "/v1/field", ct: binary, body: ptBytes(1, []byte("s")), wantStatus: 200, fullMethod: "/pt.v1.Items/Field"},
+		{name: "body field", method: "POST", target: "/v1/field", ct: binary, body: ptBytes(1, []byte("s")), wantStatus: 200, fullMethod: "/pt.v1.Items/Field",
+			wire: ptBytes(3, ptBytes(1, []byte("s")))},
+		{name: "body field, JSON", method: "POST", target: "/v1/field", ct: asJSON, body: []byte(`{"s":"j","n":-2}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Field",
+			wire: ptBytes(3, ptBytes(1, []byte("j")), ptVarint(2, 1<<64-2))},
+		{name: "body field, empty", method: "POST", target: "/v1/field", ct: binary, body: nil, wantStatus: 200, fullMethod: "/pt.v1.Items/Field", wire: []byte{}},
+		{name: "body field, empty JSON", method: "POST", target: "/v1/field", ct: asJSON, body: []byte(" \n"), wantStatus: 200, fullMethod: "/pt.v1.Items/Field", wire: []byte{}},
+		{name: "body field, empty object", method: "POST", target: "/v1/field", ct: asJSON, body: []byte(`{}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Field",
+			wire: ptBytes(3), wantJSON: []string{`"inner":{}`}},
+		{name: "body field with path variables", method: "POST", target: "/v1/field/p/n1", ct: asJSON, body: []byte(`{"s":"j","n":2}`), wantStatus: 200, fullMethod: "/pt.v1.Items/FieldVars",
+			wire:     ptCat(ptBytes(3, ptBytes(1, []byte("j")), ptVarint(2, 2)), ptBytes(3, ptBytes(1, []byte("p"))), ptBytes(1, []byte("n1"))),
+			wantJSON: []string{`"inner":{"s":"p","n":2}`, `"name":"n1"`}},
+		{name: "body field with path variables, binary", method: "POST", target: "/v1/field/p/n1", ct: binary, body: ptCat(ptBytes(1, []byte("b")), ptVarint(2, 3)), wantStatus: 200,
+			fullMethod: "/pt.v1.Items/FieldVars", wantJSON: []string{`"inner":{"s":"p","n":3}`, `"name":"n1"`},
+			wire: ptCat(ptBytes(3, ptBytes(1, []byte("b")), ptVarint(2, 3)), ptBytes(3, ptBytes(1, []byte("p"))), ptBytes(1, []byte("n1")))},
+		{name: "body field two levels down", method: "POST", target: "/v1/deeper/c", ct: asJSON, body: []byte(`{"s":"j"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Deeper",
+			wire: ptCat(ptBytes(9, ptBytes(3, ptBytes(1, []byte("j")))), ptBytes(9, ptBytes(1, []byte("c")))), wantJSON: []string{`"child":{"name":"c","inner":{"s":"j"}}`}},
+		{name: "body field with a query", method: "POST", target: "/v1/field?name=q&api_key=k", ct: asJSON, body: []byte(`{"s":"j"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Field",
+			wantJSON: []string{`"name":"q"`, `"inner":{"s":"j"}`}},
+		{name: "body field, bad JSON", method: "POST", target: "/v1/field", ct: asJSON, body: []byte(`{"s":1}`), wantStatus: 400, wantCode: "3"},
+		{name: "body field, bad binary", method: "POST", target: "/v1/field", ct: binary, body: ptBytes(1, []byte("\xff")), wantStatus: 400, wantCode: "3"},
+		{name: "body field, a PATCH's derived mask", method: "PATCH", target: "/v1/patch", ct: asJSON, body: []byte(`{"name":"x"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Patch"},
+		{name: "body field of a type with a required field", method: "POST", target: "/v2/wrap/4", ct: binary, body: ptVarint(1, 7), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Wrap",
+			wire: ptCat(ptBytes(1, ptVarint(1, 7)), ptVarint(3, 4))},
+		{name: "body field missing its required field", method: "POST", target: "/v2/wrap/4", ct: binary, body: ptBytes(2, []byte("n")), wantStatus: 400, wantCode: "3"},
+		{name: "body field of a type with a required field, JSON", method: "POST", target: "/v2/wrap/4", ct: asJSON, body: []byte(`{"id":7}`), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Wrap"},
 
 		{name: "JSON", method: "POST", target: "/v1/items", ct: asJSON, body: []byte(`{"name":"j","id":"3"}`), wantStatus: 200, fullMethod: "/pt.v1.Items/Create",
 			wire: ptCat(ptBytes(1, []byte("j")), ptVarint(2, 3))},
@@ -321,6 +354,34 @@ func TestRemotePassThrough(t *testing.T) {
 		{name: "JSON of a type with a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n","id":1}`), wantStatus: 200, fullMethod: "/pt.v2.Reqs/Check"},
 		{name: "JSON missing a required field", method: "POST", target: "/v2/req", ct: asJSON, body: []byte(`{"name":"n"}`), wantStatus: 400, wantCode: "3"},
 		{name: "JSON empty body", method: "POST", target: "/v1/items", ct: asJSON, body: nil, wantStatus: 200, fullMethod: "/pt.v1.Items/Create"},
+		// A rule without a body: the path variables alone, on the wire
+		// when they can be.
+		{name: "GET", method: "GET", target: "/v1/items", wantStatus: 200, fullMethod: "/pt.v1.Items/List", wire: []byte{}},
+		{name: "GET path variables", method: "GET", target: "/v1/items/7/n1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wire: ptCat(ptVarint(2, 7), ptBytes(1, []byte("n1")))},
+		{name: "GET path variables, a body ignored", method: "GET", target: "/v1/items/-7/n%2F1", ct: binary, body: item, wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wire: ptCat(ptVarint(2, 1<<64-7), ptBytes(1, []byte("n/1")))},
+		{name: "GET nested path variables", method: "GET", target: "/v1/nested/s1/4/0", wantStatus: 200, fullMethod: "/pt.v1.Items/GetNested",
+			wire: ptCat(ptBytes(3, ptBytes(1, []byte("s1"))), ptBytes(3, ptVarint(2, 4)), ptVarint(5, 0)), wantJSON: []string{`"inner":{"s":"s1","n":4}`, `"opt":0`}},
+		{name: "GET zero path variable", method: "GET", target: "/v1/items/0/n1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"name":"n1"`}, notJSON: []string{`"id"`}},
+		{name: "GET zero nested path variable", method: "GET", target: "/v1/nested/s1/0/2", wantStatus: 200, fullMethod: "/pt.v1.Items/GetNested",
+			wantJSON: []string{`"inner":{"s":"s1"}`, `"opt":2`}},
+		{name: "GET query parameters", method: "GET", target: "/v1/items/7/n1?tags=a&tags=b&api_key=k&inner.n=-1", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"name":"n1"`, `"id":"7"`, `"tags":["a","b"]`, `"inner":{"n":-1}`},
+			wire:     ptCat(ptVarint(2, 7), ptBytes(1, []byte("n1")), ptBytes(4, []byte("a")), ptBytes(4, []byte("b")), ptBytes(3, ptVarint(2, 1<<64-1)))},
+		{name: "GET query parameter, zero", method: "GET", target: "/v1/items/7/n1?inner.n=0", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"inner":{}`}},
+		{name: "GET query parameter, oneof", method: "GET", target: "/v1/items/7/n1?a=x", wantStatus: 200, fullMethod: "/pt.v1.Items/Get",
+			wantJSON: []string{`"a":"x"`}},
+		{name: "GET query parameter given twice", method: "GET", target: "/v1/items/7/n1?inner.n=1&inner.n=2", wantStatus: 400, wantCode: "3"},
+		{name: "GET query parameter into a message with a required field", method: "GET", target: "/v2/req/5?name=x", wantStatus: 200, fullMethod: "/pt.v2.Reqs/Lookup",
+			wantJSON: []string{`"name":"x"`}},
+		{name: "GET bad path variable", method: "GET", target: "/v1/items/x/n1", wantStatus: 400, wantCode: "3"},
+		{name: "GET bad query parameter", method: "GET", target: "/v1/items/7/n1?id=8", wantStatus: 400, wantCode: "3"},
+		{name: "GET required field set by the path", method: "GET", target: "/v2/req/5", wantStatus: 200, fullMethod: "/pt.v2.Reqs/Lookup", wire: ptVarint(1, 5)},
+		// As before: the decoded request fails in grpc's codec.
+		{name: "GET path leaves a required field unset", method: "GET", target: "/v2/name/x", wantStatus: 500, wantCode: "13"},
 		// application/octet-stream is no codec's: the body is read as
 		// JSON, as before.
 		{name: "octet-stream is not a binary codec", method: "POST", target: "/v1/items", ct: "application/octet-stream", body: item, wantStatus: 400, wantCode: "3"},
@@ -459,6 +520,55 @@ func BenchmarkRemoteJSON(b *testing.B) {
 	}
 	large.WriteString(`}}`)
 	benchmarkRemoteBodies(b, "application/json", "transcode", small, []byte(large.String()), nil)
+}
+
+// BenchmarkRemoteRules sends remote requests of rules whose body is not
+// "*" through the wire path and through decoding into a dynamic message:
+// a GET whose path variables (and query parameters) are encoded straight
+// to wire bytes, and a POST whose JSON body is bound to a message field
+// and transcoded inside its record.
+func BenchmarkRemoteRules(b *testing.B) {
+	on, off, be := passThroughGateways(b)
+	cases := []struct {
+		name, method, target string
+		body                 []byte
+		wire                 []byte
+	}{
+		{"get", "GET", "/v1/nested/shelf-1/42/7", nil,
+			ptCat(ptBytes(3, ptBytes(1, []byte("shelf-1"))), ptBytes(3, ptVarint(2, 42)), ptVarint(5, 7))},
+		{"get/query", "GET", "/v1/items/7/shelf-1?tags=science&tags=fiction&inner.n=42", nil,
+			ptCat(ptVarint(2, 7), ptBytes(1, []byte("shelf-1")), ptBytes(4, []byte("science")), ptBytes(4, []byte("fiction")), ptBytes(3, ptVarint(2, 42)))},
+		{"post/body-field", "POST", "/v1/field/shelf-1/book-7", []byte(`{"n":42}`),
+			ptCat(ptBytes(3, ptVarint(2, 42)), ptBytes(3, ptBytes(1, []byte("shelf-1"))), ptBytes(1, []byte("book-7")))},
+	}
+	for _, c := range cases {
+		got := ptDo(b, on, be, c.method, c.target, "application/json", c.body)
+		if got.status != 200 || !bytes.Equal(got.call.body, c.wire) {
+			b.Fatalf("%s: the wire path was not taken: status %d, backend got %x, want %x", c.name, got.status, got.call.body, c.wire)
+		}
+	}
+	be.mu.Lock()
+	be.discard = true
+	be.mu.Unlock()
+	for _, c := range cases {
+		for _, g := range []struct {
+			name string
+			gw   *Gateway
+		}{{"wire", on}, {"decode", off}} {
+			b.Run(c.name+"/"+g.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					w := httptest.NewRecorder()
+					req := httptest.NewRequest(c.method, c.target, bytes.NewReader(c.body))
+					req.Header.Set("Content-Type", "application/json")
+					g.gw.ServeHTTP(w, req)
+					if w.Code != 200 {
+						b.Fatalf("%d %s", w.Code, w.Body)
+					}
+				}
+			})
+		}
+	}
 }
 
 // wireOf is what the backend must receive for a body sent on the wire

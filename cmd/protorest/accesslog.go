@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -37,6 +38,9 @@ type accessLogger struct {
 	out   *logWriter
 	json  bool
 	level slog.Level // the least level written
+	// traced says that a handler before the access log may trace the
+	// requests (OpenTelemetry's): only then does a line look for a span.
+	traced bool
 }
 
 // newAccessLogger is the access log of --log-format and --log-level, on
@@ -80,19 +84,18 @@ var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &accessState{rec: recorder{ResponseWriter: w}} // one allocation for the three
-		ci, observed := protorest.CallInfoFromContext(r.Context())
-		call := r
-		if !observed {
-			ci = &st.ci
-			call = r.WithContext(protorest.NewCallInfoContext(r.Context(), ci))
-		}
+		st := accessStates.Get().(*accessState)
+		*st = accessState{rec: recorder{ResponseWriter: w}}
+		defer accessStates.Put(st)
+		ci, call := requestCallInfo(r, &st.ci)
 		var body *countingBody
 		if r.Body != nil && r.Body != http.NoBody {
 			body = &st.body
 			body.ReadCloser = r.Body
 			if call == r {
-				call = r.WithContext(r.Context())
+				// Counted in place, not in a copy of the request:
+				// net/http closes the body it keeps, not r.Body.
+				defer func(b io.ReadCloser) { r.Body = b }(r.Body)
 			}
 			call.Body = body
 		}
@@ -120,7 +123,9 @@ func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes b
 		line := accessRecord{
 			time: now, level: level, method: r.Method, route: call.Pattern, path: r.URL.Path, status: code,
 			duration: now.Sub(start), written: rec.bytes, client: clientAddress(r.RemoteAddr), userAgent: r.UserAgent(),
-			span: trace.SpanContextFromContext(r.Context()),
+		}
+		if al.traced {
+			line.span = trace.SpanContextFromContext(r.Context())
 		}
 		if ci.Route != nil && ci.Route.FullMethod != "" {
 			line.rpcMethod = ci.Route.FullMethod[1:]
@@ -142,6 +147,49 @@ func accessLog(al *accessLogger, next http.Handler, probes []string, logProbes b
 	})
 }
 
+// requestCallInfo returns the CallInfo the gateway fills in for r, and
+// the request to give it: r itself when r's context already holds one
+// for it alone, that of a handler before this one (otelprotorest's) or,
+// on HTTP/1.x, its connection's (accessConnContext), which serves one
+// request at a time; else own, in a copy of r whose context holds it.
+func requestCallInfo(r *http.Request, own *protorest.CallInfo) (*protorest.CallInfo, *http.Request) {
+	ctx := r.Context()
+	ci, ok := protorest.CallInfoFromContext(ctx)
+	if ok {
+		conn, _ := ctx.Value(accessConnKey{}).(*accessConn)
+		switch {
+		case conn == nil || ci != &conn.ci:
+			return ci, r // another handler's
+		case r.ProtoMajor == 1:
+			*ci = protorest.CallInfo{}
+			return ci, r
+		}
+	}
+	return own, r.WithContext(protorest.NewCallInfoContext(ctx, own))
+}
+
+// An accessConn is the CallInfo of the requests of an HTTP/1.x
+// connection, which come one at a time, each answered before the next is
+// read: its context holds it (accessConnContext), so that a request needs
+// no context, and no copy of itself, to carry one. An HTTP/2
+// connection's requests, which come at once, each get their own.
+type accessConn struct{ ci protorest.CallInfo }
+
+type accessConnKey struct{}
+
+// accessConnContext is the http.Server's ConnContext for the access log:
+// ctx with the connection's accessConn, after next's (the server's own
+// ConnContext, or nil).
+func accessConnContext(next func(context.Context, net.Conn) context.Context) func(context.Context, net.Conn) context.Context {
+	return func(ctx context.Context, c net.Conn) context.Context {
+		if next != nil {
+			ctx = next(ctx, c)
+		}
+		conn := new(accessConn)
+		return context.WithValue(protorest.NewCallInfoContext(ctx, &conn.ci), accessConnKey{}, conn)
+	}
+}
+
 // errorMessage is the message of a request's error for the log: its
 // status's, or for a call that did not reach the upstream, whose status
 // says only "upstream unavailable", grpc-go's cause as well.
@@ -159,6 +207,11 @@ func clientAddress(remote string) string {
 	}
 	return remote
 }
+
+// accessStates hold the accessState of the requests being served: no
+// part of one is used once its request's handler has returned (the
+// gateway's CallInfo is final then).
+var accessStates = sync.Pool{New: func() any { return new(accessState) }}
 
 // accessState is what accessLog keeps of a request: its recorder, and
 // its CallInfo and request body counter when it needs them.

@@ -98,7 +98,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		handler = gw.GRPCPassThrough(pool)
 	}
 	if cfg.accessLog {
-		handler = accessLog(newAccessLogger(logOut, cfg.logFormat, cfg.logLevel), handler, cfg.probePaths(), cfg.accessLogProbes)
+		al := newAccessLogger(logOut, cfg.logFormat, cfg.logLevel)
+		al.traced = tel.on()
+		handler = accessLog(al, handler, cfg.probePaths(), cfg.accessLogProbes)
 	}
 	if tel.on() {
 		handler = otelprotorest.NewHandler(handler, tel.opts...)
@@ -115,6 +117,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	srv, lis := cfg.httpServer(handler, tlsConfig, lis)
+	if cfg.accessLog {
+		srv.ConnContext = accessConnContext(srv.ConnContext)
+	}
 	scheme := "http"
 	if tlsConfig != nil {
 		scheme = "https"

@@ -5,7 +5,8 @@
 //
 // With internal/grpcproxy (grpc.Server.ServeHTTP), it is the only package
 // of protorest that touches grpc-go's experimental APIs
-// (grpc.NewContextWithServerTransportStream); a hygiene test keeps it that
+// (grpc.NewContextWithServerTransportStream, and grpc.ForceCodecV2 for
+// the backend connections' WireCodec); a hygiene test keeps it that
 // way.
 package invoke
 

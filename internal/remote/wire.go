@@ -1,9 +1,11 @@
 package remote
 
 import (
+	"bytes"
+	"strconv"
+
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/protorest/protorest/internal/bind"
@@ -14,21 +16,28 @@ import (
 
 // A WirePlan is how a remote unary rule sends a request to the backend as
 // wire bytes, with no message built: its type compiled for the scan that
-// checks a binary body as decoding it would, and an empty read-only
-// request for the query parameters' checks.
+// checks a binary body as decoding it would (for a body "*"), and its
+// body field's records (for a body bound to a message field).
 type WirePlan struct {
-	scan *wirescan.Message
-	zero protoreflect.Message
+	scan  *wirescan.Message
+	field *fieldBody
 }
 
 // NewWirePlan returns the plan for the request plan p, or nil when its
-// requests must be decoded: a body other than "*" (the bytes are a
-// field's, not the request's) or into a google.api.HttpBody (the bytes
-// are its data); a path variable that appending cannot set (see
-// appendable); a request that is checked (p.Check: the message must be
-// built). scans compiles the types.
+// requests must be decoded: a body into a google.api.HttpBody (the bytes
+// are its data), or bound to a field that newFieldBody does not take, or
+// to one whose field mask a PATCH derives (p.Mask); a path variable that
+// appending cannot set (see appendable); a request that is checked
+// (p.Check: the message must be built); a required field that the path
+// variables and the body field leave unset on the request or on their
+// way, unless the body is "*" and there are no variables (decoding would
+// check it; the bytes would not be, see requiredSet). scans compiles the
+// types.
 func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
-	if p.Body.Kind != bind.BodyAll || p.Body.Raw != nil || p.Check != nil {
+	if p.Body.Raw != nil || p.Check != nil || p.Body.Kind == bind.BodyField && p.Mask != nil {
+		return nil
+	}
+	if (len(p.Vars) > 0 || p.Body.Kind != bind.BodyAll) && !requiredSet(p) {
 		return nil
 	}
 	for _, pv := range p.Vars {
@@ -36,7 +45,16 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 			return nil
 		}
 	}
-	return &WirePlan{scan: scans.Message(p.Input), zero: dynamicpb.NewMessageType(p.Input).Zero()}
+	w := new(WirePlan)
+	switch p.Body.Kind {
+	case bind.BodyAll:
+		w.scan = scans.Message(p.Input)
+	case bind.BodyField:
+		if w.field = newFieldBody(scans, p.Body.Path); w.field == nil {
+			return nil
+		}
+	}
+	return w
 }
 
 // appendable reports whether appending the encoding of a path variable's
@@ -44,9 +62,10 @@ func NewWirePlan(scans *wirescan.Types, p *bind.Request) *WirePlan {
 // wins over the body. That holds for a singular scalar, whose last value
 // wins, reached through singular messages, which merge. Not for a message
 // (a Timestamp from the path replaces the body's; appended, it would
-// merge), a repeated field (replaced, not extended), or a path through a
+// merge), a repeated field (replaced, not extended), a path through a
 // oneof member (setting it fails when the body set another member, which
-// only decoding the body tells).
+// only decoding the body tells), or through a group (delimited, not
+// length-prefixed).
 func appendable(path []protoreflect.FieldDescriptor) bool {
 	leaf := path[len(path)-1]
 	if leaf.IsList() || leaf.IsMap() || leaf.Message() != nil {
@@ -56,20 +75,70 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			return false
 		}
+		if fd != leaf && fd.Kind() != protoreflect.MessageKind {
+			return false
+		}
 	}
 	return true
 }
 
-// request returns x's request as wire bytes: the body's own bytes when
-// it is binary (the built-in binary codec), the JSON body transcoded
-// straight to the wire form when it is JSON (the built-in JSON codec: no
-// dynamic message is built), with the path variables' fields appended. It
-// reports false whenever anything differs from the plain case: the scan
-// rejects the body, the JSON decoder leaves it to protojson, a path
-// variable or query parameter fails, or a path variable's value is one
-// that encodes to nothing (the zero value of a field without presence:
-// appended, it would not override the body's). The caller then decodes
-// the request, which gives the error, or the same request, as before.
+// requiredSet reports whether p's path variables and body field set
+// every required field of the request message and of each message on
+// their way (the body field's own type is the body's to check), so that
+// the bytes they append pass the check of required fields that encoding
+// a message holding only them makes: a path through a required field
+// (req.id) sets it.
+func requiredSet(p *bind.Request) bool {
+	type at struct {
+		parent string // the field numbers from the request down, "/1/3"
+		field  protoreflect.FieldNumber
+	}
+	set := map[at]bool{}
+	messages := map[string]protoreflect.MessageDescriptor{"": p.Input}
+	paths := make([][]protoreflect.FieldDescriptor, 0, len(p.Vars)+1)
+	for _, pv := range p.Vars {
+		paths = append(paths, pv.Field.Path())
+	}
+	if p.Body.Kind == bind.BodyField {
+		paths = append(paths, p.Body.Path)
+	}
+	for _, path := range paths {
+		parent := ""
+		for i, fd := range path {
+			set[at{parent, fd.Number()}] = true
+			parent += "/" + strconv.Itoa(int(fd.Number()))
+			if md := fd.Message(); md != nil && i < len(path)-1 {
+				messages[parent] = md
+			}
+		}
+	}
+	for parent, md := range messages {
+		required := md.RequiredNumbers()
+		for i := range required.Len() {
+			if !set[at{parent, required.Get(i)}] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// request returns x's request as wire bytes: for a rule whose body is
+// "*", the body's own bytes when it is binary (the built-in binary
+// codec), the JSON body transcoded straight to the wire form when it is
+// JSON (the built-in JSON codec: no dynamic message is built); for a body
+// bound to a message field, the same inside the field's records
+// (fieldBody); for a rule without a body, none; with the path variables'
+// fields appended (bind.Field.AppendPathWire), then the query
+// parameters' (bind.Query.AppendWire). It reports false whenever
+// anything differs from the plain case: the scan rejects the body, the
+// JSON decoder leaves it to protojson, a body field's body is empty, a
+// path variable or query parameter fails or is one the bytes cannot
+// express (see AppendWire), or a path variable's value is one that
+// encodes to nothing (the zero value of a field without presence:
+// appended, it would not override the body's).
+// The caller then decodes the request, which gives the error, or the same
+// request, as before.
 //
 // The bytes travel as the unknown fields of an Empty, which grpc's codec
 // writes out verbatim. A client interceptor on the connection sees that
@@ -77,60 +146,53 @@ func appendable(path []protoreflect.FieldDescriptor) bool {
 func (w *WirePlan) request(x *exchange.Exchange) (proto.Message, bool) {
 	plan, in := x.Binding.Request, &x.Input
 	var data []byte
+	var scratch *bytes.Buffer // released with the exchange, after the call
 	switch {
+	case plan.Body.Kind == bind.BodyNone:
+		scratch = x.Scratch()
+		data = scratch.AvailableBuffer()
+	case plan.Body.Kind == bind.BodyField:
+		scratch = x.Scratch()
+		var ok bool
+		if data, ok = w.field.encode(scratch.AvailableBuffer(), in); !ok {
+			return nil, false
+		}
 	case in.Format.Proto:
 		if w.scan.Scan(in.Body) != nil {
 			return nil, false
 		}
 		data = in.Body
 	case in.Format.JSON != nil:
-		buf := x.Scratch() // released with the exchange, after the call
+		scratch = x.Scratch()
 		var ok bool
-		if data, ok = in.Format.JSON.AppendProto(buf.AvailableBuffer(), plan.Input, in.Body); !ok {
+		if data, ok = in.Format.JSON.AppendProto(scratch.AvailableBuffer(), plan.Input, in.Body); !ok {
 			return nil, false
 		}
-		bufpool.KeepRoom(buf, cap(data))
 	default:
 		return nil, false
 	}
-	if len(plan.Vars) > 0 {
-		bound := dynamicpb.NewMessage(plan.Input)
-		for i, pv := range plan.Vars {
-			val, err := plan.VarValue(in.Vars, i)
-			if err != nil || pv.Field.SetPathValue(bound, val) != nil {
-				return nil, false
-			}
+	for i, pv := range plan.Vars {
+		val, err := plan.VarValue(in.Vars, i)
+		if err != nil {
+			return nil, false
 		}
-		for _, pv := range plan.Vars {
-			if !isSet(bound, pv.Field.Path()) {
-				return nil, false
-			}
-		}
-		// Not AllowPartial: a message on a variable's path that lacks a
-		// required field fails here, and the request is decoded instead
-		// (to fail in grpc's codec, unless the body set that field).
-		var err error
-		if data, err = (proto.MarshalOptions{}).MarshalAppend(data, bound); err != nil {
+		var ok bool
+		if data, ok = pv.Field.AppendPathWire(data, val); !ok {
 			return nil, false
 		}
 	}
-	// The rule's body is "*", so the query sets no field: it only checks
-	// that the parameters are ignored ones.
-	if in.RawQuery != "" && plan.Query.Bind(w.zero, in.RawQuery) != nil {
-		return nil, false
+	if in.RawQuery != "" {
+		// For a body "*" the parameters may only be ignored ones.
+		var ok bool
+		if data, ok = plan.Query.AppendWire(data, in.RawQuery); !ok {
+			return nil, false
+		}
+	}
+	if scratch != nil {
+		bufpool.KeepRoom(scratch, cap(data))
 	}
 	msg := new(emptypb.Empty)
 	msg.ProtoReflect().SetUnknown(data)
 	x.Received++
 	return msg, true
-}
-
-// isSet reports whether the field at path is set in m, so that its
-// encoding is not empty.
-func isSet(m *dynamicpb.Message, path []protoreflect.FieldDescriptor) bool {
-	pm := protoreflect.Message(m)
-	for _, fd := range path[:len(path)-1] {
-		pm = pm.Get(fd).Message()
-	}
-	return pm.Has(path[len(path)-1])
 }

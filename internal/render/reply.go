@@ -96,7 +96,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	}
 	contentType = cmp.Or(hookedType, contentType)
 	room := cap(body)
-	limit := limitWrite(a.W, a.R, a.Cfg.WriteTimeout, false)
+	limit := limitBody(a.W, a.R, a.Cfg.WriteTimeout, len(body))
 	a.writeBody(code, body, contentType, trailer)
 	limit.end()
 	hold.Release()

@@ -43,6 +43,22 @@ func limitWrite(w http.ResponseWriter, r *http.Request, d time.Duration, stream 
 	return l
 }
 
+// bufferedBody is the largest response body that net/http keeps, on
+// HTTP/1.x, in the response's buffer (2 KiB) until the handler returns,
+// with room to spare: writing it writes nothing to the connection.
+const bufferedBody = 1 << 10
+
+// limitBody is limitWrite for a whole response of n body bytes, but none
+// on HTTP/1.x for a body net/http keeps in its buffer (bufferedBody):
+// nothing of it would be written to the connection before end lifts the
+// deadline again, so the deadline would bound nothing.
+func limitBody(w http.ResponseWriter, r *http.Request, d time.Duration, n int) writeLimit {
+	if r.ProtoMajor < 2 && n <= bufferedBody {
+		return writeLimit{w: w}
+	}
+	return limitWrite(w, r, d, false)
+}
+
 // end flushes the response if it must, so that its bytes are written
 // within the deadline and while the budget counts them (the caller gives
 // them back next), and lifts the deadline if it must. It returns the
