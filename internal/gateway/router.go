@@ -49,6 +49,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		// HTTP/1.x body not read to its end is decided as the answer
 		// starts.
 		if u := h1framing.NewUnread(w, r, true, g.env.ReadIdleTimeout); u != nil {
+			u.KeepChunkedRest() // as grpc-gateway's (net/http's) clients expect
 			defer u.Finish()
 			w = u
 		}

@@ -43,6 +43,9 @@ type Unread struct {
 	duplex bool
 	idle   time.Duration
 
+	keepChunked bool // KeepChunkedRest
+	refused     bool // the answer is 413: the body is refused
+
 	started bool // the answer's header is written
 	closing bool // it says Connection: close
 	lost    bool // a kept rest did not come: the connection must close
@@ -78,13 +81,24 @@ func (u *Unread) Init(w http.ResponseWriter, r *http.Request, duplex bool, idle 
 	return true
 }
 
-// start decides, as the answer's header goes out, whether the rest of
-// the body is read or the connection closed.
-func (u *Unread) start() {
+// KeepChunkedRest has a rest of unknown length (a chunked body) read
+// after the answer, up to 256 KiB, each read within the idle timeout, to
+// keep the connection, as net/http reads one before an answer without
+// full duplex; unless the answer is 413, which refuses the body. A
+// client that streams its messages may go on sending after an early
+// answer, and expects its writes to succeed (grpc-gateway's clients do).
+// Without it such a rest closes the connection. Call it before the
+// answer starts.
+func (u *Unread) KeepChunkedRest() { u.keepChunked = true }
+
+// start decides, as the answer's header goes out (with status code),
+// whether the rest of the body is read or the connection closed.
+func (u *Unread) start(code int) {
 	if u.started {
 		return
 	}
 	u.started = true
+	u.refused = code == http.StatusRequestEntityTooLarge
 	switch {
 	case u.body.eof.Load():
 	case !u.duplex && u.length > 0:
@@ -104,8 +118,12 @@ func (u *Unread) start() {
 }
 
 // keepable reports whether the rest of the body is small enough to read:
-// a declared length, at most maxUnread of it left.
+// a declared length, at most maxUnread of it left; or, with
+// KeepChunkedRest, a length not known, its body not refused.
 func (u *Unread) keepable() bool {
+	if u.length < 0 {
+		return u.keepChunked && !u.refused
+	}
 	return u.length > 0 && u.length-u.body.n.Load() <= maxUnread
 }
 
@@ -118,6 +136,15 @@ func (u *Unread) done() {
 		case u.body.eof.Load():
 		case u.closing || hasClose(u.Header()):
 			u.cut()
+		case !u.started && u.keepChunked && u.length < 0 && !u.body.failed.Load():
+			// Done with a chunked body before answering: as net/http
+			// does before an answer, read up to 256 KiB of the rest, and
+			// say Connection: close if it does not end there.
+			if !u.readChunkedRest() {
+				u.closing = true
+				u.Header().Set("Connection", "close")
+				u.cut()
+			}
 		case !u.duplex && u.length > 0:
 			// net/http's, as the answer starts (start).
 		case u.body.failed.Load() || !u.keepable():
@@ -135,24 +162,45 @@ func (u *Unread) done() {
 }
 
 // readRest reads the rest of the body, each read within the idle
-// timeout, the answer flushed first (its client may wait for it before
-// it sends the rest); if it does not come, the connection is lost.
+// timeout, at most maxUnread more, the answer flushed first (its client
+// may wait for it before it sends the rest); if it does not come, the
+// connection is lost.
 func (u *Unread) readRest() {
 	rc := http.NewResponseController(u.ResponseWriter)
 	if u.started {
 		rc.Flush()
 	}
-	for {
+	for left := int64(maxUnread); ; {
 		rc.SetReadDeadline(time.Now().Add(u.idle))
-		n, err := io.CopyN(io.Discard, &u.body, 32<<10)
+		n, err := io.CopyN(io.Discard, &u.body, min(32<<10, left+1))
+		left -= n
 		switch {
 		case err == io.EOF || errors.Is(err, http.ErrBodyReadAfterClose):
 			// Read to its end: here, or by net/http before the answer.
 			rc.SetReadDeadline(time.Time{})
 			return
-		case err != nil || n == 0:
+		case err != nil || n == 0 || left < 0:
 			u.lost = true
 			return
+		}
+	}
+}
+
+// readChunkedRest reads the rest of a body of unknown length, at most
+// maxUnread, each read within the idle timeout, before the answer, and
+// reports whether it ended there.
+func (u *Unread) readChunkedRest() bool {
+	rc := http.NewResponseController(u.ResponseWriter)
+	defer rc.SetReadDeadline(time.Time{})
+	for left := int64(maxUnread); ; {
+		rc.SetReadDeadline(time.Now().Add(u.idle))
+		n, err := io.CopyN(io.Discard, &u.body, min(32<<10, left+1))
+		left -= n
+		switch {
+		case err == io.EOF || errors.Is(err, http.ErrBodyReadAfterClose):
+			return true
+		case err != nil || n == 0 || left < 0:
+			return false
 		}
 	}
 }
@@ -186,18 +234,18 @@ func (u *Unread) cut() {
 
 func (u *Unread) WriteHeader(code int) {
 	if code >= 200 {
-		u.start()
+		u.start(code)
 	}
 	u.ResponseWriter.WriteHeader(code)
 }
 
 func (u *Unread) Write(p []byte) (int, error) {
-	u.start()
+	u.start(http.StatusOK)
 	return u.ResponseWriter.Write(p)
 }
 
 func (u *Unread) Flush() {
-	u.start()
+	u.start(http.StatusOK)
 	http.NewResponseController(u.ResponseWriter).Flush()
 }
 
