@@ -175,31 +175,12 @@ func (q *Query) Bind(m protoreflect.Message, rawQuery string) error {
 	var seenArr [8]span
 	path, seen := pathArr[:0], seenArr[:0]
 	for rawQuery != "" {
-		var piece string
-		if i := strings.IndexByte(rawQuery, '&'); i >= 0 {
-			piece, rawQuery = rawQuery[:i], rawQuery[i+1:]
-		} else {
-			piece, rawQuery = rawQuery, ""
+		name, rawValue, use, badName := q.nextParam(&rawQuery)
+		if badName {
+			return invalidArgument("malformed percent-encoding in query parameter name " + quote(name))
 		}
-		rawName, rawValue := piece, ""
-		if i := strings.IndexByte(piece, '='); i >= 0 {
-			rawName, rawValue = piece[:i], piece[i+1:]
-		}
-		if rawName == "" {
+		if !use {
 			continue
-		}
-		if _, ok := q.ignored.get(rawName); ok {
-			continue
-		}
-		name := rawName
-		if strings.IndexByte(rawName, '%') >= 0 {
-			var ok bool
-			if name, ok = unescape(rawName, false); !ok {
-				return invalidArgument("malformed percent-encoding in query parameter name " + quote(rawName))
-			}
-			if _, ok := q.ignored.get(name); ok {
-				continue
-			}
 		}
 		if q.bodyAll {
 			if q.ignoreUnknown {
@@ -223,13 +204,9 @@ func (q *Query) Bind(m protoreflect.Message, rawQuery string) error {
 		if leaf.conv == nil {
 			return invalidArgument("cannot set " + leaf.what + " " + quote(name) + " from a query parameter" + suffix(leaf.detail))
 		}
-		if !leaf.conv.list {
-			for _, s := range seen {
-				if samePath(path[s.start:s.end], cur) {
-					return invalidArgument("query parameter " + quote(name) + " given more than once; field " +
-						quote(planNames(cur)) + " is not repeated")
-				}
-			}
+		if !leaf.conv.list && seenBefore(seen, path, cur) {
+			return invalidArgument("query parameter " + quote(name) + " given more than once; field " +
+				quote(planNames(cur)) + " is not repeated")
 		}
 
 		value, ok := unescape(rawValue, q.plus)
@@ -263,6 +240,53 @@ func (q *Query) Bind(m protoreflect.Message, rawQuery string) error {
 		seen = append(seen, span{base, len(path)})
 	}
 	return nil
+}
+
+// nextParam takes the first parameter off *rawQuery, split on '&' and
+// then at its first '=' (no '=': the value ""), and returns its name,
+// percent-decoded (never '+'-decoded), and its value, still escaped. use
+// is false for a parameter to pass over: an empty name, or one ignored
+// (as it came, or decoded). badName says the name's escape is malformed;
+// name is then the name as it came.
+func (q *Query) nextParam(rawQuery *string) (name, rawValue string, use, badName bool) {
+	piece := *rawQuery
+	if i := strings.IndexByte(piece, '&'); i >= 0 {
+		piece, *rawQuery = piece[:i], piece[i+1:]
+	} else {
+		*rawQuery = ""
+	}
+	rawName := piece
+	if i := strings.IndexByte(piece, '='); i >= 0 {
+		rawName, rawValue = piece[:i], piece[i+1:]
+	}
+	if rawName == "" {
+		return "", "", false, false
+	}
+	if _, ok := q.ignored.get(rawName); ok {
+		return "", "", false, false
+	}
+	if strings.IndexByte(rawName, '%') < 0 {
+		return rawName, rawValue, true, false
+	}
+	name, ok := unescape(rawName, false)
+	if !ok {
+		return rawName, "", false, true
+	}
+	if _, ok := q.ignored.get(name); ok {
+		return "", "", false, false
+	}
+	return name, rawValue, true, false
+}
+
+// seenBefore reports whether cur, the field path of a singular
+// parameter, is one of those already bound (seen, spans of path).
+func seenBefore(seen []span, path, cur []*fieldPlan) bool {
+	for _, s := range seen {
+		if samePath(path[s.start:s.end], cur) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxNameDepth bounds the components of a parameter name, so that a

@@ -1,8 +1,6 @@
 package bind
 
 import (
-	"strings"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -23,30 +21,12 @@ func (q *Query) AppendWire(dst []byte, rawQuery string) (_ []byte, ok bool) {
 	var fds [16]protoreflect.FieldDescriptor
 	path, seen := pathArr[:0], seenArr[:0]
 	for rawQuery != "" {
-		var piece string
-		if i := strings.IndexByte(rawQuery, '&'); i >= 0 {
-			piece, rawQuery = rawQuery[:i], rawQuery[i+1:]
-		} else {
-			piece, rawQuery = rawQuery, ""
+		name, rawValue, use, badName := q.nextParam(&rawQuery)
+		if badName {
+			return dst[:start], false
 		}
-		rawName, rawValue := piece, ""
-		if i := strings.IndexByte(piece, '='); i >= 0 {
-			rawName, rawValue = piece[:i], piece[i+1:]
-		}
-		if rawName == "" {
+		if !use {
 			continue
-		}
-		if _, ok := q.ignored.get(rawName); ok {
-			continue
-		}
-		name := rawName
-		if strings.IndexByte(rawName, '%') >= 0 {
-			if name, ok = unescape(rawName, false); !ok {
-				return dst[:start], false
-			}
-			if _, ok := q.ignored.get(name); ok {
-				continue
-			}
 		}
 		if q.bodyAll {
 			if q.ignoreUnknown {
@@ -67,12 +47,8 @@ func (q *Query) AppendWire(dst []byte, rawQuery string) (_ []byte, ok bool) {
 		if leaf.conv == nil || len(cur) > len(fds) {
 			return dst[:start], false
 		}
-		if !leaf.conv.list {
-			for _, s := range seen {
-				if samePath(path[s.start:s.end], cur) {
-					return dst[:start], false
-				}
-			}
+		if !leaf.conv.list && seenBefore(seen, path, cur) {
+			return dst[:start], false
 		}
 		value, ok := unescape(rawValue, q.plus)
 		if !ok {
