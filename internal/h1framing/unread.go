@@ -136,15 +136,6 @@ func (u *Unread) done() {
 		case u.body.eof.Load():
 		case u.closing || hasClose(u.Header()):
 			u.cut()
-		case !u.started && u.keepChunked && u.length < 0 && !u.body.failed.Load():
-			// Done with a chunked body before answering: as net/http
-			// does before an answer, read up to 256 KiB of the rest, and
-			// say Connection: close if it does not end there.
-			if !u.readChunkedRest() {
-				u.closing = true
-				u.Header().Set("Connection", "close")
-				u.cut()
-			}
 		case !u.duplex && u.length > 0:
 			// net/http's, as the answer starts (start).
 		case u.body.failed.Load() || !u.keepable():
@@ -152,20 +143,32 @@ func (u *Unread) done() {
 				u.lost = true
 				return
 			}
-			u.closing = true
-			u.Header().Set("Connection", "close")
-			u.cut()
-		case u.duplex:
-			u.readRest()
+			u.closeBeforeAnswer()
+		case u.duplex && !u.readRest():
+			if u.started || u.length > 0 {
+				u.lost = true
+				return
+			}
+			// A chunked rest, before the answer: net/http, too, says
+			// Connection: close when one does not end within 256 KiB.
+			u.closeBeforeAnswer()
 		}
 	})
 }
 
+// closeBeforeAnswer has the answer, not started yet, say Connection:
+// close, and stops the reading.
+func (u *Unread) closeBeforeAnswer() {
+	u.closing = true
+	u.Header().Set("Connection", "close")
+	u.cut()
+}
+
 // readRest reads the rest of the body, each read within the idle
-// timeout, at most maxUnread more, the answer flushed first (its client
-// may wait for it before it sends the rest); if it does not come, the
-// connection is lost.
-func (u *Unread) readRest() {
+// timeout, at most maxUnread more, the answer flushed first if it has
+// started (its client may wait for it before it sends the rest), and
+// reports whether it ended there.
+func (u *Unread) readRest() bool {
 	rc := http.NewResponseController(u.ResponseWriter)
 	if u.started {
 		rc.Flush()
@@ -178,26 +181,6 @@ func (u *Unread) readRest() {
 		case err == io.EOF || errors.Is(err, http.ErrBodyReadAfterClose):
 			// Read to its end: here, or by net/http before the answer.
 			rc.SetReadDeadline(time.Time{})
-			return
-		case err != nil || n == 0 || left < 0:
-			u.lost = true
-			return
-		}
-	}
-}
-
-// readChunkedRest reads the rest of a body of unknown length, at most
-// maxUnread, each read within the idle timeout, before the answer, and
-// reports whether it ended there.
-func (u *Unread) readChunkedRest() bool {
-	rc := http.NewResponseController(u.ResponseWriter)
-	defer rc.SetReadDeadline(time.Time{})
-	for left := int64(maxUnread); ; {
-		rc.SetReadDeadline(time.Now().Add(u.idle))
-		n, err := io.CopyN(io.Discard, &u.body, min(32<<10, left+1))
-		left -= n
-		switch {
-		case err == io.EOF || errors.Is(err, http.ErrBodyReadAfterClose):
 			return true
 		case err != nil || n == 0 || left < 0:
 			return false
