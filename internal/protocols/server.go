@@ -19,6 +19,7 @@ import (
 	"github.com/protorest/protorest/internal/framing"
 	"github.com/protorest/protorest/internal/h1framing"
 	"github.com/protorest/protorest/internal/negotiate"
+	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/route"
 	"github.com/protorest/protorest/internal/timeouts"
 )
@@ -203,7 +204,7 @@ type call struct {
 	clock    *timeouts.ReadClock       // the request body's, or nil
 	follower *framing.EnvelopeFollower // the request body's, or nil
 	cost     budget.Hold               // of a unary response, held until it is written
-	lift     func()                    // lifts its write deadline, or nil
+	deadline render.WriteDeadline      // of its unary response, lifted at its end
 	called   bool                      // the method's invoker was reached
 	slot     classlimit.Slot           // its place within its class's cap, until its exchange takes it
 
@@ -237,9 +238,7 @@ func (c *call) Value(key any) any {
 func (c *call) end() {
 	c.slot.Release()
 	c.cost.Release()
-	if c.lift != nil {
-		c.lift()
-	}
+	c.deadline.Lift()
 	if c.follower != nil {
 		c.follower.Stop()
 	}

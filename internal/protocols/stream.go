@@ -179,7 +179,7 @@ func (s *streamSink) Send(msg proto.Message, header metadata.MD) error {
 		return err
 	}
 	s.header(header)
-	defer render.LimitWrite(s.w, s.cfg.WriteTimeout)()
+	defer render.LimitWrite(s.w, s.cfg.WriteTimeout).Lift()
 	if s.direct.on {
 		err = s.direct.write(s.ctx, body)
 	} else {

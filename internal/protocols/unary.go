@@ -69,7 +69,7 @@ func (m *method) callOne(ctx context.Context, x *exchange.Exchange, c *call) (*c
 		}
 		return nil, connectError(err)
 	}
-	c.cost, c.lift = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
+	c.cost, c.deadline = cost, render.LimitWrite(c.w, cfg.WriteTimeout)
 	c.out.body = body
 	c.res = getResponse(&c.out)
 	return c.res, nil

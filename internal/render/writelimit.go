@@ -94,13 +94,24 @@ func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 	}
 }
 
+// A WriteDeadline is a write deadline LimitWrite set, until Lift; the
+// zero WriteDeadline set none.
+type WriteDeadline struct{ w http.ResponseWriter }
+
 // LimitWrite sets w's write deadline d from now (none when d <= 0, or
-// when w cannot set one), and returns what lifts it again for the
-// requests that follow on the connection. Past the deadline a write
-// fails (HTTP/2 resets the stream, HTTP/1.1 closes the connection).
-func LimitWrite(w http.ResponseWriter, d time.Duration) (lift func()) {
+// when w cannot set one), which Lift lifts again for the requests that
+// follow on the connection. Past the deadline a write fails (HTTP/2
+// resets the stream, HTTP/1.1 closes the connection).
+func LimitWrite(w http.ResponseWriter, d time.Duration) WriteDeadline {
 	if d <= 0 || !timeouts.SetWriteDeadline(w, time.Now().Add(d)) {
-		return func() {}
+		return WriteDeadline{}
 	}
-	return func() { timeouts.SetWriteDeadline(w, time.Time{}) }
+	return WriteDeadline{w}
+}
+
+// Lift lifts the deadline, if one was set.
+func (l WriteDeadline) Lift() {
+	if l.w != nil {
+		timeouts.SetWriteDeadline(l.w, time.Time{})
+	}
 }

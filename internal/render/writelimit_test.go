@@ -47,3 +47,33 @@ func TestLimitBody(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitWrite: LimitWrite sets a deadline d from now that Lift lifts;
+// none with d <= 0, or on a writer that cannot set one.
+func TestLimitWrite(t *testing.T) {
+	w := &deadlineWriter{ResponseWriter: httptest.NewRecorder()}
+	l := LimitWrite(w, time.Second)
+	if len(w.set) != 1 || time.Until(w.set[0]) <= 0 {
+		t.Fatalf("deadlines set: %v", w.set)
+	}
+	l.Lift()
+	if len(w.set) != 2 || !w.set[1].IsZero() {
+		t.Errorf("after Lift: %v", w.set)
+	}
+	LimitWrite(w, 0).Lift()
+	LimitWrite(httptest.NewRecorder(), time.Second).Lift()
+	if len(w.set) != 2 {
+		t.Errorf("a deadline of 0 set one: %v", w.set)
+	}
+}
+
+// BenchmarkLimitWrite: setting and lifting a message's write deadline
+// allocates nothing of its own.
+func BenchmarkLimitWrite(b *testing.B) {
+	w := &deadlineWriter{ResponseWriter: httptest.NewRecorder()}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.set = w.set[:0]
+		LimitWrite(w, time.Second).Lift()
+	}
+}
