@@ -41,9 +41,7 @@ func (g *Gateway) RegisterService(desc *grpc.ServiceDesc, impl any) {
 }
 
 // GetServiceInfo returns the services registered with RegisterService,
-// by name, as grpc.Server lists its own: with it, a Gateway is a
-// reflection.ServiceInfoProvider, and reflection.Register(gw) serves gRPC
-// server reflection of those services on the gateway's port (for
-// grpcurl, say). Remote backends' services are not listed: their own
-// servers answer reflection.
+// by name, as grpc.Server does, so that reflection.Register(gw) serves
+// gRPC server reflection of them on the gateway's port. Remote backends'
+// services are not listed: their servers answer reflection.
 func (g *Gateway) GetServiceInfo() map[string]grpc.ServiceInfo { return g.gw.GetServiceInfo() }

@@ -107,22 +107,12 @@ func WithMaxBackendHeaderBytes(n int) RemoteOption {
 // BackendDialOptions, which keep a stream whose client stops reading from
 // piling the backend's messages in the gateway.
 //
-// A unary request whose body is binary (application/proto,
-// application/protobuf, application/x-protobuf) for a rule whose body is
-// "*" goes to the backend as the client sent it, once a scan of the wire
-// format has found that decoding it would succeed; path variables are
-// appended to it when that sets them as decoding would. A body that would
-// not decode gets the same 400 INVALID_ARGUMENT as before, and the backend
-// is not called. A JSON body for such a rule is transcoded straight to the
-// wire form (no message is built) when the JSON decoder can; otherwise it
-// is decoded as before. The same goes for a rule whose body is a message
-// field (body: "book"), whose body is sent inside the field's record; and
-// a rule without a body (a GET) sends its path variables' and query
-// parameters' fields as wire bytes too (a parameter through a oneof, of a
-// well-known type other than Timestamp and Duration, or the zero of a
-// field without presence has its request decoded). Such a request, and
-// every remote response, reaches
-// conn's client interceptors (and stats handlers) as a
+// A request goes to the backend as wire bytes, with no message built,
+// where the gateway can make them so (a binary body for a rule whose
+// body is "*", once a scan finds that decoding it would succeed; a JSON
+// body; path variables and query parameters), and is decoded otherwise,
+// with the same errors. Such a request, and every remote response,
+// reaches conn's client interceptors (and stats handlers) as a
 // google.protobuf.Empty whose unknown fields are the message's bytes; a
 // request's bytes are the gateway's pooled memory, valid only until the
 // call returns: an interceptor that keeps the message must clone it.
@@ -130,8 +120,7 @@ func WithMaxBackendHeaderBytes(n int) RemoteOption {
 // Unlike RegisterService it returns its errors: descriptors that cannot
 // be loaded, rules that cannot be served, routes that conflict, or the
 // options' mistakes (see Option). It registers all of the services or
-// none. Reload reads the descriptors
-// again and swaps the backend's routes.
+// none. Reload reads the descriptors again and swaps the backend's routes.
 //
 // A call that does not reach the backend (grpc-go finds no connection to
 // it, cannot resolve its address, or loses the connection mid-call) gets
