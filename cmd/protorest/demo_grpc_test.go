@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"io"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -24,20 +22,9 @@ import (
 // the services that port serves.
 func TestDemoGRPCOnHTTPPort(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"demo", "-grpc", "127.0.0.1:0", "-http", "127.0.0.1:0"}, &stdout, &stderr)
-	}()
-	defer func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("exit %d; stderr: %s", code, stderr.String())
-		}
-	}()
-	addr := waitFor(t, &stdout, regexp.MustCompile(`HTTP/JSON (\S+)`))
+	addr, stop := startDemo(t)
+	defer stop()
+	ctx := t.Context()
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)

@@ -55,29 +55,37 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-func TestDemoServesAndStops(t *testing.T) {
-	t.Parallel()
+// startDemo runs the demo on free ports and returns its HTTP address
+// (host:port) and what stops it: stop cancels the demo and fails t unless
+// it exits 0 within 10 s.
+func startDemo(t *testing.T) (addr string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	var stdout, stderr syncBuffer
 	done := make(chan int)
 	go func() {
 		done <- run(ctx, []string{"demo", "-grpc", "127.0.0.1:0", "-http", "127.0.0.1:0"}, &stdout, &stderr)
 	}()
-
-	addr := regexp.MustCompile(`HTTP/JSON (\S+)`)
-	var base string
-	for deadline := time.Now().Add(10 * time.Second); base == ""; {
-		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
-			base = "http://" + m[1]
-			break
+	stop = func() {
+		t.Helper()
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("exit %d; stderr: %s", code, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the demo did not stop")
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo printed no address; stderr: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	resp, err := http.Post(base+"/api/v1/example/upper", "application/json", strings.NewReader(`{"msg":"hello"}`))
+	t.Cleanup(cancel)
+	return waitFor(t, &stdout, regexp.MustCompile(`HTTP/JSON (\S+)`)), stop
+}
+
+func TestDemoServesAndStops(t *testing.T) {
+	t.Parallel()
+	addr, stop := startDemo(t)
+	resp, err := http.Post("http://"+addr+"/api/v1/example/upper", "application/json", strings.NewReader(`{"msg":"hello"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +94,5 @@ func TestDemoServesAndStops(t *testing.T) {
 	if resp.StatusCode != 200 || string(body) != `{"msg":"HELLO"}` {
 		t.Errorf("upper: %d %s", resp.StatusCode, body)
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d; stderr: %s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the demo did not stop")
-	}
+	stop()
 }
