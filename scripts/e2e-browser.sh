@@ -101,6 +101,19 @@ summary() {
   echo "e2e-browser: setup ${setup_time:-?}s (apt-get ${apt_time:-0}s), tests $((SECONDS - ${tests_start:-$SECONDS}))s, all $((SECONDS - script_start))s"
   echo "e2e-browser: $passed passed, $failed failed"
 }
+started() { # pid, tries, command...: runs the command every 50 ms, at most
+  # tries times, until it succeeds or pid exits; true if pid still runs
+  local pid=$1 tries=$2
+  shift 2
+  for _ in $(seq 1 "$tries"); do
+    "$@" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -0 "$pid" 2>/dev/null
+}
+serves_ui() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ]; }
+driver_ready() { curl -s "http://127.0.0.1:$driver_port/status" 2>/dev/null | grep -q '"ready": *true'; }
 die() { # what failed, log file: the run cannot go on
   fail "$1"
   [ -z "${2:-}" ] || sed 's/^/  | /' "$2" | tail -n 40
@@ -157,12 +170,7 @@ for _ in 1 2 3; do
   static_port=${STATIC_PORT:-$(free_port)}
   "$PYTHON" -m http.server --bind 127.0.0.1 --directory "$web/dist" "$static_port" >"$work/static.log" 2>&1 &
   static_pid=$!
-  for _ in $(seq 1 100); do
-    curl -s -o /dev/null "http://127.0.0.1:$static_port/" && break
-    kill -0 "$static_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -0 "$static_pid" 2>/dev/null && break
+  started "$static_pid" 100 curl -s -o /dev/null "http://127.0.0.1:$static_port/" && break
   wait "$static_pid" 2>/dev/null || true
   static_pid=""
 done
@@ -177,19 +185,13 @@ for _ in 1 2 3; do
   "$work/protorest" demo -grpc "127.0.0.1:$grpc_port" -http ":$http_port" \
     -cors-origin "http://127.0.0.1:$http_port" -cors-origin "http://127.0.0.1:$static_port" >"$work/demo.log" 2>&1 &
   demo_pid=$!
-  for _ in $(seq 1 200); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] && break
-    kill -0 "$demo_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -0 "$demo_pid" 2>/dev/null && break
+  started "$demo_pid" 200 serves_ui && break
   wait "$demo_pid" 2>/dev/null || true
   demo_pid=""
   grep -q 'address already in use' "$work/demo.log" || break
 done
 [ -n "$demo_pid" ] || die "the demo starts" "$work/demo.log"
-[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$http_port/ui/")" == 200 ] ||
-  die "the demo serves /ui/" "$work/demo.log"
+serves_ui || die "the demo serves /ui/" "$work/demo.log"
 
 # chromedriver, in a session (and process group) of its own, so that the
 # cleanup can end it with every Chromium it starts.
@@ -198,18 +200,12 @@ for _ in 1 2 3; do
   XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" \
     setsid "$CHROMEDRIVER" --port="$driver_port" --log-path="$work/chromedriver.log" >"$work/chromedriver.out" 2>&1 &
   driver_pid=$!
-  for _ in $(seq 1 200); do
-    curl -s "http://127.0.0.1:$driver_port/status" 2>/dev/null | grep -q '"ready": *true' && break
-    kill -0 "$driver_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  kill -0 "$driver_pid" 2>/dev/null && break
+  started "$driver_pid" 200 driver_ready && break
   wait "$driver_pid" 2>/dev/null || true
   driver_pid=""
 done
 [ -n "$driver_pid" ] || die "chromedriver starts" "$work/chromedriver.out"
-curl -s "http://127.0.0.1:$driver_port/status" | grep -q '"ready": *true' ||
-  die "chromedriver is ready" "$work/chromedriver.out"
+driver_ready || die "chromedriver is ready" "$work/chromedriver.out"
 
 # The bundle: the README's two snippets (the ```ts blocks of "Connect and
 # gRPC-Web from a browser"), as printed but for the demo's port, each
