@@ -100,6 +100,9 @@ start_demo() {
 start_serve() {
   local name=$1
   shift
+  # Made here: a background job opens its redirections when it starts,
+  # which may be after the first read below.
+  : >"$work/$name.out"
   "${on_serve[@]}" "$bin" serve --upstream "127.0.0.1:$demo_port" --listen 127.0.0.1:0 --access-log=false "$@" \
     >"$work/$name.out" 2>"$work/$name.log" &
   serve_pid=$!
