@@ -59,3 +59,20 @@ func TestParseHelpGroupMissing(t *testing.T) {
 		t.Error("no error for a flag without its default line")
 	}
 }
+
+// TestIntOf: a flag's default as a number, a computed one by the value
+// serve --help gives it here.
+func TestIntOf(t *testing.T) {
+	for def, want := range map[string]int{
+		"100": 100,
+		"1/8 of --upstream-connections × --upstream-max-streams (here 100)": 100,
+		"the open-file limit less 256, at most 10000 (here 10000)":          10000,
+	} {
+		if got, err := intOf(helpFlag{name: "f", def: def}); err != nil || got != want {
+			t.Errorf("intOf(%q) = %d, %v; want %d", def, got, err, want)
+		}
+	}
+	if _, err := intOf(helpFlag{name: "f", def: "a quarter of GOMEMLIMIT"}); err == nil {
+		t.Error("intOf of a default with no number: no error")
+	}
+}

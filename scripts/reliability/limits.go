@@ -200,8 +200,14 @@ func sizeOf(f helpFlag) (int64, error) {
 	return n, nil
 }
 
+// intOf also reads a computed default by the value serve --help gives
+// it on this machine: "... (here 100)".
 func intOf(f helpFlag) (int, error) {
-	n, err := strconv.Atoi(f.def)
+	def := f.def
+	if i := strings.LastIndex(def, "(here "); i >= 0 && strings.HasSuffix(def, ")") {
+		def = def[i+len("(here ") : len(def)-1]
+	}
+	n, err := strconv.Atoi(def)
 	if err != nil {
 		return 0, fmt.Errorf("--%s: default %q is not a number", f.name, f.def)
 	}
