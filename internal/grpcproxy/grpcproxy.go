@@ -135,6 +135,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := p.newCall(w, r)
 	defer c.body.Close()
 	p.srv.ServeHTTP(&c.out, r.WithContext(context.WithValue(r.Context(), callKey{}, c)))
+	c.out.endTrailers()
 }
 
 // handle is the unknown-service handler: it forwards the call and
