@@ -102,5 +102,20 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			})
 		}
+		// What a remote request with rules pays (internal/remote's check):
+		// its wire bytes unmarshalled into a dynamic message, then checked.
+		b.Run(c.name+"/wire", func(b *testing.B) {
+			b.ReportAllocs()
+			md := c.msg.ProtoReflect().Descriptor()
+			for b.Loop() {
+				m := dynamicpb.NewMessage(md)
+				if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(wire, m); err != nil {
+					b.Fatal(err)
+				}
+				if err := check(m); (err == nil) != c.valid {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

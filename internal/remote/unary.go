@@ -46,7 +46,10 @@ func (m *UnaryMethod) Invoke(x *exchange.Exchange) {
 	var in proto.Message
 	ok := false
 	if m.Wire != nil {
-		in, ok = m.Wire.request(x)
+		if in, ok, err = m.Wire.request(x); err != nil {
+			x.Sink.Finish(err, nil, nil)
+			return
+		}
 	}
 	if !ok {
 		msg := dynamicpb.NewMessage(x.Binding.Request.Input)
