@@ -22,7 +22,9 @@
 # module proxy) into CACHE. On two or more CPUs, serve runs on CPU 1 with
 # GOMAXPROCS=1 and everything else (the upstream, hey, the helper) on
 # CPU 0. Exits 1 after writing the report if a legitimate client was not
-# served within a second during the idle-connection flood.
+# served within a second during the idle-connection flood. A run that
+# stops early (a failed step, SIGINT, SIGTERM) leaves the sections it
+# measured in OUT.partial.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -43,13 +45,21 @@ command_line="bash scripts/reliability.sh"
 
 work=$(mktemp -d)
 pids=()
+written="" # set once OUT is written
 cleanup() {
-  local p
+  local rc=$? p
   for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done
   for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null || true; done
+  # A run that stops early keeps what it measured.
+  if [ "$rc" -ne 0 ] && [ -z "$written" ] && [ -s "$work/report.md" ]; then
+    cp "$work/report.md" "$OUT.partial"
+    echo "stopped early: the sections measured so far are in $OUT.partial" >&2
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
 started=$SECONDS
@@ -257,6 +267,7 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || ech
   echo "The machine is shared (other builds and tests ran at the same time), so throughput and latency are noisy; counts, statuses and memory are not."
   cat "$work/report.md"
 } >"$OUT"
+written=1
 echo "wrote $OUT in $((elapsed / 60))m$((elapsed % 60))s" >&2
 if [ "$must_fail" = 1 ]; then
   echo "FAIL: during the idle-connection flood a legitimate client was not served within a second (see $OUT)" >&2
