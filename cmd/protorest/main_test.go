@@ -69,14 +69,7 @@ func startDemo(t *testing.T) (addr string, stop func()) {
 	stop = func() {
 		t.Helper()
 		cancel()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("exit %d; stderr: %s", code, stderr.String())
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("the demo did not stop")
-		}
+		waitExit(t, done, &stderr, "the demo")
 	}
 	t.Cleanup(cancel)
 	return waitFor(t, &stdout, regexp.MustCompile(`HTTP/JSON (\S+)`)), stop
@@ -95,4 +88,19 @@ func TestDemoServesAndStops(t *testing.T) {
 		t.Errorf("upper: %d %s", resp.StatusCode, body)
 	}
 	stop()
+}
+
+// waitExit waits for a run that was cancelled to return: t fails unless
+// it returns 0, and stops if it has not returned within 10 s (what names
+// the run).
+func waitExit(t *testing.T, done <-chan int, stderr *syncBuffer, what string) {
+	t.Helper()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d; stderr: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal(what + " did not stop")
+	}
 }

@@ -86,14 +86,7 @@ func TestServe(t *testing.T) {
 		t.Errorf("upper: %d %s", resp.StatusCode, body)
 	}
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d: %s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	waitExit(t, done, &stderr, "serve")
 }
 
 func TestServeErrors(t *testing.T) {
