@@ -77,9 +77,8 @@ func TestProxyHeadersDeclareNoTrailers(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer res.Body.Close()
-			if v := res.Header.Values("Trailer"); len(v) > 0 {
-				t.Errorf("headers declare trailers %q", v)
-			}
+			// Go's client moves a Trailer header's names into
+			// res.Trailer, with no value, as the headers arrive.
 			if len(res.Trailer) != 0 {
 				t.Errorf("trailer names before the body's end: %v", res.Trailer)
 			}
