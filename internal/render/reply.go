@@ -99,7 +99,7 @@ func (a *Reply) Respond(msg proto.Message, err error, header, trailer metadata.M
 	limit := limitBody(a.W, a.R, a.Cfg.WriteTimeout, len(body))
 	a.writeBody(code, body, contentType, trailer)
 	limit.end()
-	hold.Release()
+	limit.release(hold)
 	bufpool.KeepRoom(buf, room)
 }
 

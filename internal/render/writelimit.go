@@ -2,6 +2,7 @@ package render
 
 import (
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/protorest/protorest/internal/budget"
@@ -22,6 +23,10 @@ type writeLimit struct {
 	w     http.ResponseWriter
 	flush bool // end flushes: the bytes must be written before the response ends
 	lift  bool // end lifts the deadline: it would outlive the write
+	// closed, for a whole response on HTTP/2 that end does not flush,
+	// receives when net/http has closed the stream: its last frame
+	// written, or the stream reset (see limitBody).
+	closed <-chan bool
 }
 
 // limitWrite sets the write deadline of w, the response to r, to d from
@@ -51,18 +56,54 @@ const bufferedBody = 1 << 10
 // limitBody is limitWrite for a whole response of n body bytes, but none
 // on HTTP/1.x for a body net/http keeps in its buffer (bufferedBody):
 // nothing of it would be written to the connection before end lifts the
-// deadline again, so the deadline would bound nothing.
+// deadline again, so the deadline would bound nothing. On HTTP/2, served
+// by net/http, end does not flush: a flush would send the body before
+// the frame that ends the stream, which net/http sends once the handler
+// returns: one more frame, and one more write to the connection
+// (docs/benchmarks.md). Its bytes stay counted
+// instead until net/http closes the stream (release), under the same
+// deadline.
 func limitBody(w http.ResponseWriter, r *http.Request, d time.Duration, n int) writeLimit {
 	if r.ProtoMajor < 2 && n <= bufferedBody {
 		return writeLimit{w: w}
 	}
-	return limitWrite(w, r, d, false)
+	l := limitWrite(w, r, d, false)
+	if r.ProtoMajor == 2 {
+		if closed := streamClosed(w); closed != nil {
+			l.flush, l.closed = false, closed
+		}
+	}
+	return l
 }
+
+// streamClosed is the channel through which net/http's HTTP/2 server
+// tells that the stream of w, a response it serves, is closed (its
+// CloseNotify, which receives once the stream's last frame is written
+// or the stream is reset, whether or not the handler has returned); nil
+// for another server's response, or one behind a middleware without
+// Unwrap.
+func streamClosed(w http.ResponseWriter) <-chan bool {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	if reflect.TypeOf(w).String() != netHTTP2Writer {
+		return nil
+	}
+	return w.(http.CloseNotifier).CloseNotify()
+}
+
+// netHTTP2Writer names the type of net/http's HTTP/2 responses, which is
+// unexported (TestStreamClosedFindsNetHTTP2 pins it).
+const netHTTP2Writer = "*http.http2responseWriter"
 
 // end flushes the response if it must, so that its bytes are written
 // within the deadline and while the budget counts them (the caller gives
-// them back next), and lifts the deadline if it must. It returns the
-// flush's error.
+// them back next: release), and lifts the deadline if it must. It
+// returns the flush's error.
 func (l writeLimit) end() error {
 	var err error
 	if l.flush {
@@ -72,6 +113,19 @@ func (l writeLimit) end() error {
 		timeouts.SetWriteDeadline(l.w, time.Time{})
 	}
 	return err
+}
+
+// release gives hold back, once the response is written: at once, or
+// when net/http closes the stream of a response that end did not flush.
+func (l writeLimit) release(hold budget.Hold) {
+	if l.closed == nil {
+		hold.Release()
+		return
+	}
+	go func() {
+		<-l.closed
+		hold.Release()
+	}()
 }
 
 // Bounded returns h, an error handler, with each error response it
