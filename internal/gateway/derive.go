@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/render"
 	"github.com/protorest/protorest/internal/resolve"
+	"github.com/protorest/protorest/internal/warm"
 )
 
 // New derives a gateway from cfg: its codecs, the Env every request
@@ -52,6 +54,7 @@ func New(cfg *config.Config) *Gateway {
 	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
 	g.protocols, g.served = protocols.NewServer(&g.env, g.json), served(cfg.Protocols)
 	g.head = g.edgeChain()
+	g.warm = warm.New(warmWorkers, warmIdle)
 	for _, h := range cfg.Health {
 		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
 		if err := g.handlePath(http.MethodGet, h.Path, endpoint, "", ""); err != nil {
@@ -187,3 +190,11 @@ func recordErrors(h httperr.Handler) httperr.Handler {
 		h(w, r, err)
 	}
 }
+
+// The warm pool of HTTP/2 requests: at most warmWorkers goroutines (more
+// requests at once run on net/http's own), each ended after warmIdle
+// without a request, so that an idle gateway keeps none.
+const (
+	warmWorkers = 1024
+	warmIdle    = time.Second
+)
