@@ -208,7 +208,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 			help: "largest metadata of an upstream response, which REST responses carry as headers (keys, values and 32 bytes a pair, as HTTP/2 counts; a unary call's header and trailer together): 502 beyond, none of it sent; also the most header bytes the upstream connection takes (this and 16KiB more, grpc.WithMaxHeaderListSize); 0 for no limit"},
 
 		{group: conn, name: "upstream-connections", arg: "N", value: intValue{&c.upstreamConns},
-			help: "most connections to the upstream. Each call goes to the one with the fewest calls in flight, the first of them: the second is opened once the first has a call in flight, and so on"},
+			help: "most connections to the upstream. Each call goes to the first with fewer calls in flight than --upstream-max-streams (with no limit, to the one with the fewest): the second is opened once the first is full, and so on"},
 		{group: conn, name: "upstream-max-streams", arg: "N", value: intValue{&c.upstreamMaxStreams},
 			help: "the upstream's limit of concurrent streams on one connection (its MaxConcurrentStreams; RFC 9113 recommends no fewer than 100): a call that finds every connection at it gets 503 with Retry-After at once (a proxied gRPC call, UNAVAILABLE) rather than waiting for a stream. With --upstream-connections it makes the defaults of --max-unary-calls, --max-server-streams, --max-client-streams, --max-bidi-streams, --max-websockets and --max-grpc-proxy-calls. 0: no limit, and no such defaults"},
 

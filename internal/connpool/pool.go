@@ -22,10 +22,13 @@ import (
 )
 
 // A Pool is a grpc.ClientConnInterface over several connections to one
-// backend. Each call goes to the connection with the fewest calls in
-// flight (the first such one), skipping those in TRANSIENT_FAILURE while
-// any other is not; connections that no call needs stay idle, as grpc-go
-// leaves a new connection until its first call.
+// backend. Each call goes to the first connection with fewer calls in
+// flight than the backend's limit of streams (with no limit, to the one
+// with the fewest), skipping those in TRANSIENT_FAILURE while any other
+// is not: calls share as few connections as they can, whose writes
+// grpc-go then batches (docs/benchmarks.md), and a connection that no
+// call needs stays idle, as grpc-go leaves a new connection until its
+// first call.
 type Pool struct {
 	members    []member
 	maxStreams int64 // per connection; 0 is no limit
@@ -98,8 +101,7 @@ func (p *Pool) Close() error {
 	return errors.Join(errs...)
 }
 
-// Invoke makes a unary call on the connection with the fewest calls in
-// flight.
+// Invoke makes a unary call on the connection the Pool picks.
 func (p *Pool) Invoke(ctx context.Context, method string, args, reply any, opts ...grpc.CallOption) error {
 	m := p.pick()
 	if m == nil {
@@ -109,8 +111,7 @@ func (p *Pool) Invoke(ctx context.Context, method string, args, reply any, opts 
 	return m.cc.Invoke(ctx, method, args, reply, opts...)
 }
 
-// NewStream opens a stream on the connection with the fewest calls in
-// flight. The stream counts as in flight until it ends: RecvMsg returns
+// NewStream opens a stream on the connection the Pool picks. The stream counts as in flight until it ends: RecvMsg returns
 // an error (or, for a method that does not stream responses, its
 // message), or ctx is done.
 func (p *Pool) NewStream(ctx context.Context, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
@@ -131,18 +132,30 @@ func (p *Pool) NewStream(ctx context.Context, desc *grpc.StreamDesc, method stri
 // pick returns the member a call goes to, its count of calls in flight
 // already raised, or nil when every connection is at maxStreams.
 func (p *Pool) pick() *member {
-	// A concurrent pick may take the last stream of the member found
-	// here: then look again, as many times as there are members.
-	for range len(p.members) + 1 {
+	if p.maxStreams == 0 {
 		m := p.least()
-		n := m.inflight.Add(1)
-		if p.maxStreams == 0 || n <= p.maxStreams {
+		m.inflight.Add(1)
+		return m
+	}
+	// The failing connections only when every connection is failing.
+	failing := true
+	for i := range p.members {
+		if !p.members[i].failing.Load() {
+			failing = false
+			break
+		}
+	}
+	for i := range p.members {
+		m := &p.members[i]
+		if !failing && m.failing.Load() {
+			continue
+		}
+		// A concurrent pick may take the last stream first: then this
+		// one gives its count back and tries the next connection.
+		if m.inflight.Add(1) <= p.maxStreams {
 			return m
 		}
 		m.inflight.Add(-1)
-		if n-1 >= p.maxStreams {
-			return nil // the least busy is full: all are
-		}
 	}
 	return nil
 }

@@ -126,7 +126,8 @@ func waitHeld(t *testing.T, u *upstream, n int) {
 }
 
 // TestPoolSpreadsAndRefuses: against an upstream allowing 2 streams a
-// connection, 3 connections carry 6 held streams, 2 each; the 7th stream
+// connection, 3 connections carry 6 held streams, 2 each, the first
+// filled first; the 7th stream
 // and a unary call are refused at once with a Busy error; a stream that
 // ends gives its place back.
 func TestPoolSpreadsAndRefuses(t *testing.T) {
@@ -151,6 +152,9 @@ func TestPoolSpreadsAndRefuses(t *testing.T) {
 		if _, err := hold(sctx, p); err != nil {
 			t.Fatalf("stream %d: %v", i, err)
 		}
+		if got := p.counts(); i == 1 && (got[0] != 2 || got[1] != 0 || got[2] != 0) {
+			t.Errorf("in flight per connection after two streams: %v, want [2 0 0]", got)
+		}
 	}
 	defer func() {
 		for _, c := range cancels {
@@ -174,7 +178,7 @@ func TestPoolSpreadsAndRefuses(t *testing.T) {
 		t.Errorf("refusals took %v: want them at once", took)
 	}
 
-	cancels[5]() // a stream of the third connection: one each in turn
+	cancels[5]() // a stream of the third connection: each is filled in turn
 	waitHeld(t, u, 5)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if got := p.counts(); got[2] == 1 {
