@@ -111,9 +111,9 @@ func (p *Pool) Invoke(ctx context.Context, method string, args, reply any, opts 
 	return m.cc.Invoke(ctx, method, args, reply, opts...)
 }
 
-// NewStream opens a stream on the connection the Pool picks. The stream counts as in flight until it ends: RecvMsg returns
-// an error (or, for a method that does not stream responses, its
-// message), or ctx is done.
+// NewStream opens a stream on the connection the Pool picks. The stream
+// counts as in flight until it ends: RecvMsg returns an error (or, for a
+// method that does not stream responses, its message), or ctx is done.
 func (p *Pool) NewStream(ctx context.Context, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 	m := p.pick()
 	if m == nil {

@@ -60,9 +60,8 @@ const bufferedBody = 1 << 10
 // by net/http, end does not flush: a flush would send the body before
 // the frame that ends the stream, which net/http sends once the handler
 // returns: one more frame, and one more write to the connection
-// (docs/benchmarks.md). Its bytes stay counted
-// instead until net/http closes the stream (release), under the same
-// deadline.
+// (docs/benchmarks.md). Its bytes stay counted instead until net/http
+// closes the stream (release), under the same deadline.
 func limitBody(w http.ResponseWriter, r *http.Request, d time.Duration, n int) writeLimit {
 	if r.ProtoMajor < 2 && n <= bufferedBody {
 		return writeLimit{w: w}
@@ -90,10 +89,11 @@ func streamClosed(w http.ResponseWriter) <-chan bool {
 		}
 		w = u.Unwrap()
 	}
-	if reflect.TypeOf(w).String() != netHTTP2Writer {
+	cn, ok := w.(http.CloseNotifier)
+	if !ok || reflect.TypeOf(w).String() != netHTTP2Writer {
 		return nil
 	}
-	return w.(http.CloseNotifier).CloseNotify()
+	return cn.CloseNotify()
 }
 
 // netHTTP2Writer names the type of net/http's HTTP/2 responses, which is
