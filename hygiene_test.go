@@ -87,7 +87,7 @@ var runtimeDeps = []string{"google.golang.org/grpc", "google.golang.org/protobuf
 // in go.mod, but with module graph pruning (go ≥ 1.17) a module that
 // requires protorest never loads them: they reach no user's build.
 var testDeps = []string{
-	// goleak.VerifyTestMain: no goroutine outlives the tests.
+	// goleak.Find in TestMain: no goroutine outlives the tests.
 	"go.uber.org/goleak"}
 
 func depAllowed(list []string, mod string) bool {
