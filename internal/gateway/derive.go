@@ -54,7 +54,6 @@ func New(cfg *config.Config) *Gateway {
 	g.remotes = remote.Backends{Config: cfg, Types: types, Replace: g.replace}
 	g.protocols, g.served = protocols.NewServer(&g.env, g.json), served(cfg.Protocols)
 	g.head = g.edgeChain()
-	g.warm = warm.New(warmWorkers, warmIdle)
 	for _, h := range cfg.Health {
 		endpoint := &health.Endpoint{Client: h.Client, Metadata: g.env.Headers.Metadata, Marshal: g.json.Marshal, Fail: g.env.Render.ErrorHandler}
 		if err := g.handlePath(http.MethodGet, h.Path, endpoint, "", ""); err != nil {
@@ -162,6 +161,7 @@ func (g *Gateway) edgeChain() http.Handler {
 		}
 	}
 	return edge.Chain(http.HandlerFunc(g.serve),
+		warm.New(warmWorkers, warmIdle).Wrap,  // HTTP/2 requests on grown stacks
 		edge.Unless(protocols.Sure, compress), // WithCompression: REST responses compressed
 		edge.Admit(&g.env, fail),              // limits on the target, the headers, the query
 		edge.CORS(g.cfg.CORS, g.allowed, fail),

@@ -21,7 +21,6 @@ import (
 	"github.com/protorest/protorest/internal/protocols"
 	"github.com/protorest/protorest/internal/remote"
 	"github.com/protorest/protorest/internal/route"
-	"github.com/protorest/protorest/internal/warm"
 )
 
 // A Gateway is what New derives from a Config, and what registration
@@ -35,7 +34,6 @@ type Gateway struct {
 	routingError httperr.Handler     // answers requests no route matched
 	classes      *classlimit.Limiter // caps the calls of each class; nil: none
 	head         http.Handler        // the edge chain, around the router
-	warm         *warm.Pool          // runs HTTP/2 requests on grown stacks
 	err          error               // the options' mistakes, or nil
 
 	routes    route.Table[*exchange.Endpoint]
@@ -49,15 +47,8 @@ type Gateway struct {
 	services   map[string]grpc.ServiceInfo // the in-process ones, by name
 }
 
-// ServeHTTP serves r through the edge chain, then the router; an HTTP/2
-// request on one of the warm pool's goroutines.
-func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.ProtoMajor == 2 {
-		g.warm.ServeHTTP(g.head, w, r)
-		return
-	}
-	g.head.ServeHTTP(w, r)
-}
+// ServeHTTP serves r through the edge chain, then the router.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.head.ServeHTTP(w, r) }
 
 // GetServiceInfo returns the services registered in-process
 // (RegisterService), by name, as a grpc.Server lists them.

@@ -71,6 +71,18 @@ func (p *Pool) ServeHTTP(h http.Handler, w http.ResponseWriter, r *http.Request)
 	}
 }
 
+// Wrap returns next with its HTTP/2 requests served through p: the edge
+// layer of a gateway, outermost.
+func (p *Pool) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor == 2 {
+			p.ServeHTTP(next, w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // start starts a worker with j as its first job; false when the Pool
 // already runs its maximum.
 func (p *Pool) start(j *job) bool {

@@ -40,7 +40,7 @@ func TestRequestsReuseOneWorker(t *testing.T) {
 		serve(p, h)
 		// The worker is idle again once it waits in its select; the
 		// caller may return first.
-		waitFor(t, func() bool { return len(p.jobs) == 0 && idleWorker(p) })
+		waitFor(t, func() bool { return idleWorker(p) })
 	}
 	caller := goroutineID()
 	for i, id := range h.ids {
@@ -77,6 +77,21 @@ func waitFor(t *testing.T, ok func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestWrapPoolsOnlyHTTP2: Wrap hands HTTP/2 requests to the pool and
+// serves the others where they are.
+func TestWrapPoolsOnlyHTTP2(t *testing.T) {
+	h := &recordGoroutine{}
+	wrapped := New(1, time.Minute).Wrap(h)
+	for _, major := range []int{1, 2} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.ProtoMajor = major
+		wrapped.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	if caller := goroutineID(); h.ids[0] != caller || h.ids[1] == caller {
+		t.Errorf("HTTP/1.1 then HTTP/2 ran on goroutines %v; the caller is %d: want the caller's, then a worker's", h.ids, caller)
 	}
 }
 
