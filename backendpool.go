@@ -10,10 +10,9 @@ import (
 // RegisterRemote takes as its conn. A backend allows a limited number of
 // streams at once on one HTTP/2 connection (its MaxConcurrentStreams; RFC
 // 9113 recommends no fewer than 100), and on one connection a call past
-// it waits in grpc-go until another ends. A pool's call goes to the first
-// connection with fewer calls in flight than MaxStreams (without it, to
-// the one with the fewest; connections no call needs are not opened),
-// passing over one in TRANSIENT_FAILURE; with every
+// it waits in grpc-go until another ends. A call goes to the first
+// connection with fewer than MaxStreams calls (without it, the least busy;
+// unneeded ones are not opened), passing over TRANSIENT_FAILURE; with every
 // connection at MaxStreams it fails at once with 503 UNAVAILABLE and
 // "Retry-After: 1" (a proxied gRPC call, UNAVAILABLE). Its methods are
 // Invoke, NewStream, Conns (the first is the one a call goes to when none
