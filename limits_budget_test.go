@@ -347,7 +347,14 @@ func (c *stalledClient) readLoop() {
 // Get opens a GET stream for path and returns its id.
 func (c *stalledClient) Get(t *testing.T, path string) uint32 {
 	t.Helper()
-	return c.open(t, [][2]string{{":method", "GET"}, {":path", path}}, nil)
+	return c.open(t, [][2]string{{":method", "GET"}, {":path", path}}, nil, true)
+}
+
+// GetUnended opens a GET stream for path with the header fields, and
+// leaves it open (no END_STREAM), as a client with more to send would.
+func (c *stalledClient) GetUnended(t *testing.T, path string, fields ...[2]string) uint32 {
+	t.Helper()
+	return c.open(t, append([][2]string{{":method", "GET"}, {":path", path}}, fields...), nil, false)
 }
 
 // Post opens a POST stream for path, sends body (within the server's
@@ -355,12 +362,13 @@ func (c *stalledClient) Get(t *testing.T, path string) uint32 {
 // pseudo-headers.
 func (c *stalledClient) Post(t *testing.T, path string, body []byte, fields ...[2]string) uint32 {
 	t.Helper()
-	return c.open(t, append([][2]string{{":method", "POST"}, {":path", path}}, fields...), body)
+	return c.open(t, append([][2]string{{":method", "POST"}, {":path", path}}, fields...), body, true)
 }
 
 // open opens a stream with the header fields (the :method and :path
-// first), and body after them if it is not nil, and returns its id.
-func (c *stalledClient) open(t *testing.T, fields [][2]string, body []byte) uint32 {
+// first), and body after them if it is not nil, ended if end is set, and
+// returns its id.
+func (c *stalledClient) open(t *testing.T, fields [][2]string, body []byte, end bool) uint32 {
 	t.Helper()
 	var block bytes.Buffer
 	enc := hpack.NewEncoder(&block)
@@ -372,11 +380,11 @@ func (c *stalledClient) open(t *testing.T, fields [][2]string, body []byte) uint
 	defer c.wmu.Unlock()
 	id := c.next
 	c.next += 2
-	if err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block.Bytes(), EndStream: body == nil, EndHeaders: true}); err != nil {
+	if err := c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block.Bytes(), EndStream: body == nil && end, EndHeaders: true}); err != nil {
 		t.Fatal(err)
 	}
 	if body != nil {
-		if err := c.fr.WriteData(id, true, body); err != nil {
+		if err := c.fr.WriteData(id, end, body); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -346,3 +346,30 @@ func TestIdleTimeoutsOff(t *testing.T) {
 	cancel()
 	<-s.canceled
 }
+
+// TestHTTP2EmptyBodyNotAwaited: an HTTP/2 request that declares an empty
+// body (Content-Length: 0) but leaves its stream open is answered at
+// once, in-process and remote: net/http resets a stream that sends more
+// than it declared, so there is no body to wait for (its read would wait
+// for the read idle timeout, 30 s by default).
+func TestHTTP2EmptyBodyNotAwaited(t *testing.T) {
+	for _, kind := range []string{"in-process", "remote"} {
+		t.Run(kind, func(t *testing.T) {
+			srv := h2cServer(t, probesGateway(t, kind, metadataProbes{newStreamer()}))
+			c := dialStalled(t, srv.Listener.Addr().String())
+			declared := c.GetUnended(t, "/v1/probes/p", [2]string{"content-length", "0"})
+			undeclared := c.GetUnended(t, "/v1/probes/q")
+			if !waitFor(5*time.Second, func() bool { return c.Status(declared) != 0 }) {
+				t.Fatal("no answer in 5s to a GET with Content-Length: 0 whose stream is open")
+			}
+			if code := c.Status(declared); code != http.StatusOK {
+				t.Errorf("Content-Length: 0: status %d, want 200", code)
+			}
+			// Without a declared length the body may still come: it is
+			// waited for, as before.
+			if code := c.Status(undeclared); code != 0 {
+				t.Errorf("no Content-Length: answered %d before the body ended", code)
+			}
+		})
+	}
+}

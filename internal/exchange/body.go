@@ -111,8 +111,11 @@ func (b *requestBody) InterruptRead() (restore func()) {
 }
 
 // discardBody reads and drops the request body, within the body limit.
+// An HTTP/2 request whose length is 0 has nothing to read: net/http
+// resets a stream that sends more than it declared (or that ended with
+// its headers), so its body is not read, nor its read clock armed.
 func (x *Exchange) discardBody() error {
-	if x.R.Body == nil || x.R.Body == http.NoBody {
+	if x.R.Body == nil || x.R.Body == http.NoBody || x.R.ProtoMajor == 2 && x.R.ContentLength == 0 {
 		return nil
 	}
 	return x.copyBody(io.Discard)
