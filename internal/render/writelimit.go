@@ -116,16 +116,14 @@ func (l writeLimit) end() error {
 }
 
 // release gives hold back, once the response is written: at once, or
-// when net/http closes the stream of a response that end did not flush.
+// when net/http closes the stream of a response that end did not flush
+// (within a sweep of streamCloses).
 func (l writeLimit) release(hold budget.Hold) {
 	if l.closed == nil {
 		hold.Release()
 		return
 	}
-	go func() {
-		<-l.closed
-		hold.Release()
-	}()
+	streamCloses.add(l.closed, hold)
 }
 
 // Bounded returns h, an error handler, with each error response it
