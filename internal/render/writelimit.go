@@ -67,12 +67,29 @@ func limitBody(w http.ResponseWriter, r *http.Request, d time.Duration, n int) w
 		return writeLimit{w: w}
 	}
 	l := limitWrite(w, r, d, false)
-	if r.ProtoMajor == 2 {
-		if closed := streamClosed(w); closed != nil {
-			l.flush, l.closed = false, closed
-		}
-	}
+	l.endUnflushed(r, true)
 	return l
+}
+
+// endUnflushed makes l end without a flush when its response is served
+// by net/http's HTTP/2 server, which writes what the handler left in its
+// buffer with the frame that ends the stream, once the handler returns,
+// and resets the stream at the write deadline even then. held says the
+// response holds budget bytes: they are given back when net/http closes
+// the stream (release). On another server, or behind a middleware
+// without Unwrap, end flushes as before.
+func (l *writeLimit) endUnflushed(r *http.Request, held bool) {
+	if r.ProtoMajor != 2 {
+		return
+	}
+	cn := netHTTP2(l.w)
+	if cn == nil {
+		return
+	}
+	l.flush = false
+	if held {
+		l.closed = cn.CloseNotify()
+	}
 }
 
 // streamClosed is the channel through which net/http's HTTP/2 server
@@ -82,6 +99,15 @@ func limitBody(w http.ResponseWriter, r *http.Request, d time.Duration, n int) w
 // for another server's response, or one behind a middleware without
 // Unwrap.
 func streamClosed(w http.ResponseWriter) <-chan bool {
+	if cn := netHTTP2(w); cn != nil {
+		return cn.CloseNotify()
+	}
+	return nil
+}
+
+// netHTTP2 is w, unwrapped, when it is a response of net/http's HTTP/2
+// server; nil otherwise.
+func netHTTP2(w http.ResponseWriter) http.CloseNotifier {
 	for {
 		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
 		if !ok {
@@ -93,7 +119,7 @@ func streamClosed(w http.ResponseWriter) <-chan bool {
 	if !ok || reflect.TypeOf(w).String() != netHTTP2Writer {
 		return nil
 	}
-	return cn.CloseNotify()
+	return cn
 }
 
 // netHTTP2Writer names the type of net/http's HTTP/2 responses, which is
@@ -131,7 +157,10 @@ func (l writeLimit) release(hold budget.Hold) {
 // response holds (budget.Overhead) from the budget if there is room at once
 // (an error is answered without waiting), and its writing is bounded by
 // the write timeout; with no room, or for a Busy error, by
-// refusedWriteTimeout.
+// refusedWriteTimeout. On HTTP/2 it is not flushed, as a whole response
+// is not (limitBody): the handler returns at once, and net/http sends it
+// in the frame that ends the stream, or resets the stream at the
+// deadline.
 func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
 		d := c.WriteTimeout
@@ -140,9 +169,10 @@ func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 			d = refusedWriteTimeout
 		}
 		limit := limitWrite(w, r, d, false)
+		limit.endUnflushed(r, room && hold.N() > 0)
 		h(w, r, err)
 		limit.end()
-		hold.Release()
+		limit.release(hold)
 	}
 }
 

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/net/http2/hpack"
 
 	"github.com/protorest/protorest/internal/budget"
+	"github.com/protorest/protorest/internal/httperr"
 )
 
 // h2cServer serves h over HTTP/2 without TLS (h2c, prior knowledge) on a
@@ -205,4 +207,86 @@ func eventually(cond func() bool) bool {
 		}
 	}
 	return true
+}
+
+// boundedError serves every request an error response through
+// c.Bounded: 503 and a small JSON body, err Busy when busy is set.
+func boundedError(c *Config, busy bool, returned chan<- time.Time) http.HandlerFunc {
+	h := c.Bounded(func(w http.ResponseWriter, r *http.Request, err error) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"code":14,"message":"` + err.Error() + `"}`))
+	})
+	return func(w http.ResponseWriter, r *http.Request) {
+		err := errors.New("unavailable")
+		if busy {
+			err = httperr.Busy("too many calls")
+		}
+		h(w, r, err)
+		returned <- time.Now()
+	}
+}
+
+// TestHTTP2ErrorEndsInItsData: on HTTP/2 an error response (Bounded) is
+// not flushed: the handler returns at once to a client that does not
+// read, the response goes in the frame that ends the stream once the
+// client opens its window, and what it holds (budget.Overhead) stays
+// held until then.
+func TestHTTP2ErrorEndsInItsData(t *testing.T) {
+	b := budget.New(1<<20, 0, time.Second)
+	returned := make(chan time.Time, 1)
+	addr := h2cServer(t, boundedError(&Config{Budget: b, WriteTimeout: time.Minute}, false, returned))
+	c := dialZeroWindow(t, addr)
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler did not return: it waits for the client's window")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := b.Held(); got != budget.Overhead {
+		t.Fatalf("the error unsent (zero window): %d bytes held, want %d", got, budget.Overhead)
+	}
+	if err := c.fr.WriteWindowUpdate(1, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	frames := c.streamFrames(t)
+	if len(frames) != 2 {
+		t.Fatalf("frames of the stream: %v, want HEADERS and one DATA", frames)
+	}
+	if d, ok := frames[1].(*http2.DataFrame); !ok || !d.StreamEnded() || d.Length == 0 {
+		t.Errorf("second frame %v, want the body's DATA with END_STREAM", frames[1])
+	}
+	if !eventually(func() bool { return b.Held() == 0 }) {
+		t.Errorf("the stream closed: %d bytes still held", b.Held())
+	}
+}
+
+// TestHTTP2BusyErrorReturnsAtOnce: a Busy error to a client that does not
+// read does not keep the handler for refusedWriteTimeout: it returns at
+// once, and the stream is reset at that deadline, its hold given back.
+func TestHTTP2BusyErrorReturnsAtOnce(t *testing.T) {
+	b := budget.New(1<<20, 0, time.Second)
+	returned := make(chan time.Time, 1)
+	addr := h2cServer(t, boundedError(&Config{Budget: b, WriteTimeout: time.Minute}, true, returned))
+	start := time.Now()
+	c := dialZeroWindow(t, addr)
+	var at time.Time
+	select {
+	case at = <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler did not return")
+	}
+	if took := at.Sub(start); took >= refusedWriteTimeout {
+		t.Errorf("the handler returned after %v, want before the %v deadline", took, refusedWriteTimeout)
+	}
+	frames := c.streamFrames(t)
+	if _, ok := frames[len(frames)-1].(*http2.RSTStreamFrame); !ok {
+		t.Fatalf("frames of the stream: %v, want it reset", frames)
+	}
+	if reset := time.Since(start); reset < refusedWriteTimeout {
+		t.Errorf("reset after %v, before the %v deadline", reset, refusedWriteTimeout)
+	}
+	if !eventually(func() bool { return b.Held() == 0 }) {
+		t.Errorf("the stream was reset: %d bytes still held", b.Held())
+	}
 }
