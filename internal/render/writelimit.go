@@ -92,21 +92,11 @@ func (l *writeLimit) endUnflushed(r *http.Request, held bool) {
 	}
 }
 
-// streamClosed is the channel through which net/http's HTTP/2 server
-// tells that the stream of w, a response it serves, is closed (its
-// CloseNotify, which receives once the stream's last frame is written
-// or the stream is reset, whether or not the handler has returned); nil
-// for another server's response, or one behind a middleware without
-// Unwrap.
-func streamClosed(w http.ResponseWriter) <-chan bool {
-	if cn := netHTTP2(w); cn != nil {
-		return cn.CloseNotify()
-	}
-	return nil
-}
-
 // netHTTP2 is w, unwrapped, when it is a response of net/http's HTTP/2
-// server; nil otherwise.
+// server, whose CloseNotify receives once the stream's last frame is
+// written or the stream is reset, whether or not the handler has
+// returned; nil for another server's response, or one behind a
+// middleware without Unwrap.
 func netHTTP2(w http.ResponseWriter) http.CloseNotifier {
 	for {
 		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
@@ -123,7 +113,7 @@ func netHTTP2(w http.ResponseWriter) http.CloseNotifier {
 }
 
 // netHTTP2Writer names the type of net/http's HTTP/2 responses, which is
-// unexported (TestStreamClosedFindsNetHTTP2 pins it).
+// unexported (TestNetHTTP2Found pins it).
 const netHTTP2Writer = "*http.http2responseWriter"
 
 // end flushes the response if it must, so that its bytes are written

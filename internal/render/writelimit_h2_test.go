@@ -165,14 +165,14 @@ func TestHTTP2WholeResponseReleasedOnReset(t *testing.T) {
 	}
 }
 
-// TestStreamClosedFindsNetHTTP2: streamClosed finds net/http's HTTP/2
+// TestNetHTTP2Found: netHTTP2 finds net/http's HTTP/2
 // response (its type's name, netHTTP2Writer, is unexported and could
 // change with Go) through middleware that unwraps, and nothing for
 // HTTP/1.1, a recorder, or behind middleware that does not unwrap.
-func TestStreamClosedFindsNetHTTP2(t *testing.T) {
+func TestNetHTTP2Found(t *testing.T) {
 	found := make(chan [3]bool, 1)
 	addr := h2cServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		found <- [3]bool{streamClosed(w) != nil, streamClosed(unwrapping{w}) != nil, streamClosed(hiding{w}) != nil}
+		found <- [3]bool{netHTTP2(w) != nil, netHTTP2(unwrapping{w}) != nil, netHTTP2(hiding{w}) != nil}
 	}))
 	tr := &http.Transport{Protocols: new(http.Protocols)}
 	tr.Protocols.SetUnencryptedHTTP2(true)
@@ -185,7 +185,7 @@ func TestStreamClosedFindsNetHTTP2(t *testing.T) {
 	if got := <-found; got != [3]bool{true, true, false} {
 		t.Errorf("net/http's HTTP/2 response, unwrapped, hidden: found %v, want [true true false]", got)
 	}
-	if streamClosed(httptest.NewRecorder()) != nil {
+	if netHTTP2(httptest.NewRecorder()) != nil {
 		t.Error("found a stream for a recorder")
 	}
 }
