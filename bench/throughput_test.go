@@ -81,6 +81,43 @@ func TestThroughputEquivalence(t *testing.T) {
 	}
 }
 
+// BenchmarkThroughputPeers measures one request of each of the
+// harness's routes but the stream through each of its contenders, as
+// peers in this process (the remote ones over TCP to a backend here):
+// BenchmarkThroughputPeers/<route>/<peer>. An iteration sends the request
+// and reads the whole answer; allocations cover the whole process (the
+// client, the gateway and the backend), so the difference between two
+// peers of one route is what their gateways allocate: exact, where the
+// harness's CPU figures are noisy.
+func BenchmarkThroughputPeers(b *testing.B) {
+	peers, err := throughputPeers(b.Context(), NewLibrary())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ClosePeers(peers) })
+	for _, route := range Routes {
+		if route.Stream {
+			continue
+		}
+		b.Run(route.Name, func(b *testing.B) {
+			for _, p := range peers {
+				b.Run(p.Name(), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						res, err := p.Do(b.Context(), route.Op.HTTP)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if res.Status != http.StatusOK {
+							b.Fatalf("status %d: %.200s", res.Status, res.Body)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
 // throughputPeers are the harness's contenders as peers: the floor proxy,
 // grpc-gateway, vanguard and protorest in front of a gRPC backend over
 // TCP, and the floor, grpc-gateway and protorest in-process.
