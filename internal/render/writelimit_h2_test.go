@@ -31,7 +31,7 @@ func h2cServer(t *testing.T, h http.Handler) string {
 
 // respondWhole writes body as Reply.Respond writes a whole response:
 // its write limited (d), its bytes held from b until release.
-func respondWhole(b *budget.Budget, d time.Duration, body []byte, returned chan<- struct{}) http.HandlerFunc {
+func respondWhole(b *budget.Budget, d time.Duration, body []byte, returned chan<- time.Time) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		hold, err := b.Take(r.Context(), int64(len(body)))
 		if err != nil {
@@ -41,7 +41,20 @@ func respondWhole(b *budget.Budget, d time.Duration, body []byte, returned chan<
 		w.Write(body)
 		limit.end()
 		limit.release(hold)
-		returned <- struct{}{}
+		returned <- time.Now()
+	}
+}
+
+// handlerReturned waits at most 5 s for the handler to return, and
+// returns when it did.
+func handlerReturned(t *testing.T, returned <-chan time.Time) time.Time {
+	t.Helper()
+	select {
+	case at := <-returned:
+		return at
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler did not return: it waits for the client's window")
+		return time.Time{}
 	}
 }
 
@@ -116,15 +129,11 @@ func (c *h2Frames) streamFrames(t *testing.T) []http2.Frame {
 // the client opens its window.
 func TestHTTP2WholeResponseHeldUntilStreamCloses(t *testing.T) {
 	b := budget.New(1<<20, 0, time.Second)
-	returned := make(chan struct{}, 1)
+	returned := make(chan time.Time, 1)
 	body := []byte(`{"name":"shelves/1/books/007"}`)
 	addr := h2cServer(t, respondWhole(b, time.Minute, body, returned))
 	c := dialZeroWindow(t, addr)
-	select {
-	case <-returned:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the handler did not return: it waits for the client's window")
-	}
+	handlerReturned(t, returned)
 	time.Sleep(50 * time.Millisecond)
 	if got := b.Held(); got != int64(len(body)) {
 		t.Fatalf("the handler returned, the body unsent (zero window): %d bytes held, want %d", got, len(body))
@@ -152,10 +161,10 @@ func TestHTTP2WholeResponseHeldUntilStreamCloses(t *testing.T) {
 // stream, and no longer.
 func TestHTTP2WholeResponseReleasedOnReset(t *testing.T) {
 	b := budget.New(1<<20, 0, time.Second)
-	returned := make(chan struct{}, 1)
+	returned := make(chan time.Time, 1)
 	addr := h2cServer(t, respondWhole(b, 100*time.Millisecond, []byte(`{}`), returned))
 	c := dialZeroWindow(t, addr)
-	<-returned
+	handlerReturned(t, returned)
 	frames := c.streamFrames(t)
 	if _, ok := frames[len(frames)-1].(*http2.RSTStreamFrame); !ok {
 		t.Fatalf("frames of the stream: %v, want it reset", frames)
@@ -237,11 +246,7 @@ func TestHTTP2ErrorEndsInItsData(t *testing.T) {
 	returned := make(chan time.Time, 1)
 	addr := h2cServer(t, boundedError(&Config{Budget: b, WriteTimeout: time.Minute}, false, returned))
 	c := dialZeroWindow(t, addr)
-	select {
-	case <-returned:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the handler did not return: it waits for the client's window")
-	}
+	handlerReturned(t, returned)
 	time.Sleep(50 * time.Millisecond)
 	if got := b.Held(); got != budget.Overhead {
 		t.Fatalf("the error unsent (zero window): %d bytes held, want %d", got, budget.Overhead)
@@ -270,13 +275,7 @@ func TestHTTP2BusyErrorReturnsAtOnce(t *testing.T) {
 	addr := h2cServer(t, boundedError(&Config{Budget: b, WriteTimeout: time.Minute}, true, returned))
 	start := time.Now()
 	c := dialZeroWindow(t, addr)
-	var at time.Time
-	select {
-	case at = <-returned:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the handler did not return")
-	}
-	if took := at.Sub(start); took >= refusedWriteTimeout {
+	if took := handlerReturned(t, returned).Sub(start); took >= refusedWriteTimeout {
 		t.Errorf("the handler returned after %v, want before the %v deadline", took, refusedWriteTimeout)
 	}
 	frames := c.streamFrames(t)
