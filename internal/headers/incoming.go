@@ -78,16 +78,17 @@ func (p *Policy) metadata(r *http.Request, verbatim func(string) (string, bool))
 	if fwd := r.Header.Get("X-Forwarded-Host"); fwd != "" && validMetadataValue(fwd) && p.trusted(r.RemoteAddr) {
 		host = fwd
 	}
+	// No header gave these keys: the gateway owns them (owned).
 	if host != "" && validMetadataValue(host) {
-		mb.set("x-forwarded-host", host)
+		mb.add("x-forwarded-host", host)
 	}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		mb.set("x-forwarded-for", forwardedFor(r.Header.Values("X-Forwarded-For"), ip))
+		mb.add("x-forwarded-for", forwardedFor(r.Header.Values("X-Forwarded-For"), ip))
 	}
 	for _, annotate := range p.Annotators {
 		mb.annotate(annotate(r))
 	}
-	if p.MaxMetadataBytes > 0 && Size(mb.md) > p.MaxMetadataBytes {
+	if p.MaxMetadataBytes > 0 && mb.size > p.MaxMetadataBytes {
 		return nil, httperr.New(http.StatusRequestHeaderFieldsTooLarge, codes.ResourceExhausted,
 			"request metadata larger than the limit of "+httperr.FormatBytes(int64(p.MaxMetadataBytes)))
 	}
@@ -154,13 +155,16 @@ func forwardedFor(lines []string, peer string) string {
 
 // mdBuilder fills metadata whose single values share one backing array:
 // one allocation for all of a request's headers instead of one per key.
+// It counts the metadata's Size as it goes.
 type mdBuilder struct {
 	md      metadata.MD
 	backing []string
+	size    int
 }
 
 // add appends v to the values of key.
 func (b *mdBuilder) add(key, v string) {
+	b.size += len(key) + len(v) + 32
 	cur := b.md[key]
 	if len(cur) == 0 && len(b.backing) < cap(b.backing) {
 		b.backing = append(b.backing, v)
@@ -169,12 +173,6 @@ func (b *mdBuilder) add(key, v string) {
 		return
 	}
 	b.md[key] = append(cur, v)
-}
-
-// set makes v the only value of key.
-func (b *mdBuilder) set(key, v string) {
-	delete(b.md, key)
-	b.add(key, v)
 }
 
 // annotate appends an annotator's metadata. An annotator is the
@@ -194,6 +192,7 @@ func (b *mdBuilder) annotate(md metadata.MD) {
 		for _, v := range vals {
 			if bin || validMetadataValue(v) {
 				b.md[key] = append(b.md[key], v)
+				b.size += len(key) + len(v) + 32
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package headers
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -125,22 +126,31 @@ func FuzzTraceContext(f *testing.F) {
 	})
 }
 
-// BenchmarkMetadata builds the metadata of a request with a browser's
-// headers and a W3C trace context.
+// BenchmarkMetadata builds the metadata of a request: one with a
+// browser's headers and a W3C trace context, and one with none (as the
+// load generators of the throughput harness send).
 func BenchmarkMetadata(b *testing.B) {
-	r := httptest.NewRequest("GET", "http://api.example/v1/shelves/1", nil)
+	browser := httptest.NewRequest("GET", "http://api.example/v1/shelves/1", nil)
 	for k, v := range map[string]string{
 		"Accept": "application/json", "Accept-Language": "en-US,en;q=0.9", "Authorization": "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln",
 		"Cookie": "session=0123456789abcdef", "User-Agent": "Mozilla/5.0", "Grpc-Metadata-X-Request-Id": "7f1c0e8a",
 		"Traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "Tracestate": "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE",
 	} {
-		r.Header.Set(k, v)
+		browser.Header.Set(k, v)
 	}
+	bare := httptest.NewRequest("GET", "http://api.example/v1/shelves/1", nil)
 	p := &Policy{MaxMetadataBytes: 8 << 10}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Metadata(r); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name string
+		r    *http.Request
+	}{{"browser", browser}, {"bare", bare}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Metadata(c.r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
