@@ -32,6 +32,7 @@ func BenchmarkUnary(b *testing.B) {
 		{"get/h2-body", "GET", "/v1/probes/abc", "", true, ""},
 		{"get/query", "GET", "/v1/probes?i32=5&tags=a&tags=b&inner.s=x", "", false, ""},
 		{"post/json", "POST", "/v1/probes", post, false, ""},
+		{"patch/field-body", "PATCH", "/v1/probes/abc", `{"s":"x"}`, false, ""},
 		{"post/json-gzip", "POST", "/v1/probes", encode("gzip", post), false, "gzip"},
 		{"post/json-zstd", "POST", "/v1/probes", encode("zstd", post), false, "zstd"},
 		{"get/multi-segment", "GET", "/v1/shelves/s1/books/b2", "", false, ""},
