@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"net/http"
 	"reflect"
 	"time"
@@ -25,8 +26,11 @@ type writeLimit struct {
 	lift  bool // end lifts the deadline: it would outlive the write
 	// closed, for a whole response on HTTP/2 that end does not flush,
 	// receives when net/http has closed the stream: its last frame
-	// written, or the stream reset (see limitBody).
+	// written, or the stream reset (see limitBody); stream is the
+	// request's context, which net/http cancels as it closes the stream,
+	// before closed receives.
 	closed <-chan bool
+	stream context.Context
 }
 
 // limitWrite sets the write deadline of w, the response to r, to d from
@@ -88,7 +92,7 @@ func (l *writeLimit) endUnflushed(r *http.Request, held bool) {
 	}
 	l.flush = false
 	if held {
-		l.closed = cn.CloseNotify()
+		l.closed, l.stream = cn.CloseNotify(), r.Context()
 	}
 }
 
@@ -133,9 +137,10 @@ func (l writeLimit) end() error {
 
 // release gives hold back, once the response is written: at once, or
 // when net/http closes the stream of a response that end did not flush
-// (within a sweep of streamCloses).
+// (within a sweep of streamCloses), at once if it has already (a write
+// the deadline cut short, a client gone).
 func (l writeLimit) release(hold budget.Hold) {
-	if l.closed == nil {
+	if l.closed == nil || l.stream.Err() != nil {
 		hold.Release()
 		return
 	}
