@@ -137,8 +137,9 @@ func WithMaxBufferedResponseBytesPerConn(n int64) Option {
 }
 
 // WithBufferedResponseWait sets how long a response waits for room
-// under WithMaxBufferedResponseBytes before it gets 503. The default is
-// 1 s; d <= 0 does not wait.
+// under WithMaxBufferedResponseBytes before it gets 503; at most 128 wait
+// at once, and more get 503 at once. The default is 1 s; d <= 0 does not
+// wait.
 func WithBufferedResponseWait(d time.Duration) Option {
 	return optionFunc(func(c *config.Config) { c.Response.BufferedWait = max(d, 0) })
 }

@@ -300,7 +300,7 @@ func serveFlags(c *serveConfig) []flagSpec {
 		{group: lim, name: "max-buffered-response-bytes-per-conn", arg: "SIZE", value: sizeValue{&c.bufferedPerConn},
 			help: "what one client connection's responses may hold of --max-buffered-response-bytes: past it they wait for its own to be written, as many as it has room for 16KiB (32), more get 503 at once (one response may go past it alone); 0 for no share"},
 		{group: lim, name: "buffered-response-wait", arg: "DUR", value: durationValue{&c.bufferedRespWait},
-			help: "how long a response waits for room under --max-buffered-response-bytes before its 503"},
+			help: "how long a response waits for room under --max-buffered-response-bytes before its 503 (at most 128 wait at once; more get 503 at once)"},
 		{group: lim, name: "response-write-timeout", arg: "DUR", value: durationValue{&c.respWriteTimeout},
 			help: "time a client has to read a response (for a stream or a proxied gRPC call, each message), errors included: the stream (HTTP/2) or connection (HTTP/1.1) is reset beyond; 0 for no limit"},
 		{group: lim, name: "max-json-depth", arg: "N", value: intValue{&c.maxDepth},

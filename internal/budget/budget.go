@@ -8,7 +8,8 @@
 // waits, in order of arrival, at most the budget's wait, then fails with
 // ErrNoRoom; so does, at once, a request whose connection already has as
 // many requests waiting as its share has room for Overhead (32 in
-// 512 KiB), since waiting holds memory too: its response's message.
+// 512 KiB), and one past MaxWaiting waiting on the whole budget, since
+// waiting holds memory too: its response's message.
 package budget
 
 import (
@@ -50,6 +51,14 @@ type waiter struct {
 // with its body, so that the budget bounds the responses of clients that
 // read nothing, however small.
 const Overhead = 16 << 10
+
+// MaxWaiting is how many takes may wait at once on a budget, whatever
+// their connections: past it a take that finds no room fails at once.
+// A waiting take holds what the budget does not count yet (a response's
+// message, a request's body): with clients that read nothing on many
+// connections, each with as many takes waiting as its share allows, that
+// would be thousands of messages.
+const MaxWaiting = 128
 
 // ErrNoRoom is Take's error when the budget, or the connection's share,
 // had no room within the wait.
@@ -138,7 +147,7 @@ func (b *Budget) await(ctx context.Context, h Hold, grow bool) (Hold, error) {
 		return h, nil
 	default:
 	}
-	if b.wait <= 0 || grow && b.growing || !h.conn.wait(Overhead, b.perConn) {
+	if b.wait <= 0 || grow && b.growing || b.queued.Load() > MaxWaiting || !h.conn.wait(Overhead, b.perConn) {
 		b.dequeue(w)
 		b.mu.Unlock()
 		return Hold{}, ErrNoRoom

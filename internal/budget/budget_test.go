@@ -136,6 +136,64 @@ func TestTakeNoWait(t *testing.T) {
 	}
 }
 
+// TestMaxWaiting: at most MaxWaiting takes wait at once on a budget, on
+// connections of their own or none; the next that finds no room fails at
+// once. A take that finds room still goes, past takes that wait for
+// their connections' shares; once some wait no more, others may.
+func TestMaxWaiting(t *testing.T) {
+	t.Parallel()
+	b := New(1000, 0, time.Minute)
+	full, _ := b.TryTake(context.Background(), 1000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i := range MaxWaiting {
+		c := ctx
+		if i%2 == 0 {
+			c = WithConn(ctx)
+		}
+		go b.Take(c, 100)
+	}
+	waitUntil(t, func() bool { return b.queueLen() == MaxWaiting })
+	start := time.Now()
+	if _, err := b.Take(WithConn(context.Background()), 100); err != ErrNoRoom || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a take past %d waiting: %v after %v, want ErrNoRoom at once", MaxWaiting, err, time.Since(start))
+	}
+	cancel()
+	waitUntil(t, func() bool { return b.queueLen() == 0 })
+	go b.Take(context.Background(), 100)
+	waitUntil(t, func() bool { return b.queueLen() == 1 })
+	full.Release()
+	waitUntil(t, func() bool { return b.queueLen() == 0 && b.Held() == 100 })
+
+	// Takes that wait for their own connections' shares (clients that
+	// read nothing) do not keep another connection's take from room.
+	b = New(1<<30, 1000, time.Minute)
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	fill := func(c context.Context) { // the connection's share, taken
+		if _, err := b.Take(c, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range MaxWaiting {
+		c := WithConn(ctx)
+		fill(c)
+		go b.Take(c, 1000)
+	}
+	waitUntil(t, func() bool { return b.queueLen() == MaxWaiting })
+	if h, err := b.Take(WithConn(context.Background()), 1000); err != nil {
+		t.Errorf("a take with room, %d waiting on their shares: %v", MaxWaiting, err)
+	} else {
+		h.Release()
+	}
+	c := WithConn(context.Background())
+	fill(c)
+	start = time.Now()
+	if _, err := b.Take(c, 1000); err != ErrNoRoom || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a take past %d waiting on its share: %v after %v, want ErrNoRoom at once", MaxWaiting, err, time.Since(start))
+	}
+}
+
 // TestConnShare: a connection takes at most its share, unless it holds
 // nothing; past it, its requests wait for its own to give back, and
 // do not hold back another connection's.
