@@ -136,10 +136,9 @@ func WithMaxBufferedResponseBytesPerConn(n int64) Option {
 	return optionFunc(func(c *config.Config) { c.Response.PerConn = max(n, 0) })
 }
 
-// WithBufferedResponseWait sets how long a response waits for room
-// under WithMaxBufferedResponseBytes before it gets 503; at most 128 wait
-// at once, and more get 503 at once. The default is 1 s; d <= 0 does not
-// wait.
+// WithBufferedResponseWait sets how long a response waits for room under
+// WithMaxBufferedResponseBytes before it gets 503 (at most 128 wait; more
+// get it at once). The default is 1 s; d <= 0 does not wait.
 func WithBufferedResponseWait(d time.Duration) Option {
 	return optionFunc(func(c *config.Config) { c.Response.BufferedWait = max(d, 0) })
 }

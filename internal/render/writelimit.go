@@ -164,7 +164,7 @@ func (c *Config) Bounded(h httperr.Handler) httperr.Handler {
 			d = refusedWriteTimeout
 		}
 		limit := limitWrite(w, r, d, false)
-		limit.endUnflushed(r, room && hold.N() > 0)
+		limit.endUnflushed(r, hold.N() > 0) // none held without room
 		h(w, r, err)
 		limit.end()
 		limit.release(hold)
